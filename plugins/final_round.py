@@ -1,0 +1,17 @@
+"""When the final round begins (R-END-1): after a turn, some player has this few trains left."""
+
+from __future__ import annotations
+
+import attrs
+
+from ttr_core.plugin import Plugin, hookimpl
+
+
+class FinalRound(Plugin):
+    @attrs.frozen
+    class Config:
+        trains_threshold: int = 2
+
+    @hookimpl
+    def ttr_final_round_triggered(self, game):
+        return any(p.trains <= self.config.trains_threshold for p in game.state.players if not p.resigned)

@@ -1,0 +1,33 @@
+"""The longest continuous path bonus (R-BON-1): a trail of the player's own routes, in spaces."""
+
+from __future__ import annotations
+
+import attrs
+
+from ttr_core.network import longest_trail
+from ttr_core.plugin import Plugin, hookimpl
+from ttr_core.scoring import Bonus
+
+NAME = "longest-path"
+
+
+def path_length(game, seat: int) -> int:
+    """The player's longest trail: cities may repeat, each route once; stations never count (R-STA-3)."""
+    routes = game.board.routes
+    return longest_trail([(routes[r].ai, routes[r].bi, routes[r].length) for r in game.state.players[seat].routes])
+
+
+class LongestPath(Plugin):
+    @attrs.frozen
+    class Config:
+        points: int = 10
+        #: when nobody built anything: everybody gets it (wor) or nobody (the others)
+        everyone_if_nobody_built: bool = False
+
+    @hookimpl
+    def ttr_end_bonuses(self, game):
+        lengths = [path_length(game, s) for s in range(len(game.state.players))]
+        top = max(lengths)
+        if top == 0 and not self.config.everyone_if_nobody_built:
+            return []
+        return [Bonus(s, NAME, self.config.points, f"{n} spaces") for s, n in enumerate(lengths) if n == top]

@@ -1,0 +1,84 @@
+"""The open row of face-up cards: when it is refilled and when it is reset (R-ROW-1..3, R-SET-3)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from ttr_core.plugin import Plugin, hookimpl
+from ttr_plugins.train_cards import draw_from_deck
+
+
+class OpenRow(Plugin):
+    @attrs.frozen
+    class Config:
+        size: int = 5
+        #: R-ROW-1: "immediately" after each pick (usa, europe, ussr) or at "end-of-turn" (wor)
+        refill: Literal["immediately", "end-of-turn"] = "immediately"
+        #: R-ROW-2: reset when this many locomotives are face up (0: never)
+        reset_locomotives: int = 3
+        #: R-ROW-2 (wor): reset when this many cards of one colour are face up (0: never)
+        reset_same_color: int = 0
+        #: R-ROW-3: resets in a row at most, so that a deck rich in locomotives cannot loop forever
+        max_resets: int = 3
+
+    @hookimpl
+    def ttr_game_created(self, game):
+        game.state.open_row = [-1] * self.config.size
+
+    @hookimpl(trylast=True)
+    def ttr_setup_table(self, game):
+        self.fill(game)  # R-SET-3: the start is checked for a reset too
+
+    @hookimpl
+    def ttr_open_row_refill(self):
+        return self.config.refill
+
+    @hookimpl
+    def ttr_open_row_needs_reset(self, game, row):
+        c = self.config
+        loco = game.cards.locomotive
+        if c.reset_locomotives and sum(1 for card in row if card == loco) >= c.reset_locomotives:
+            return True
+        if c.reset_same_color:
+            counts: dict[int, int] = {}
+            for card in row:
+                if 0 <= card < loco:
+                    counts[card] = counts.get(card, 0) + 1
+            return max(counts.values(), default=0) >= c.reset_same_color
+        return False
+
+    @hookimpl
+    def ttr_card_taken(self, game, slot):
+        if slot is not None and self.config.refill == "immediately":
+            self.fill(game)
+
+    @hookimpl
+    def ttr_turn_ended(self, game):
+        # wor refills here (R-ROW-1); the others too, in case the deck was empty at the pick and
+        # paid cards have since reached the discard pile.
+        self.fill(game)
+
+    def fill(self, game) -> None:
+        row = game.state.open_row
+        if not self._deal_into_empty(game, row):
+            return
+        for _ in range(self.config.max_resets):
+            if not any(game.hook.ttr_open_row_needs_reset(game=game, row=row)):
+                return
+            game.state.discard.extend(c for c in row if c >= 0)  # R-ROW-3
+            row[:] = [-1] * len(row)
+            self._deal_into_empty(game, row)
+
+    @staticmethod
+    def _deal_into_empty(game, row: list[int]) -> bool:
+        dealt = False
+        for i, card in enumerate(row):
+            if card < 0:
+                new = draw_from_deck(game)
+                if new is None:
+                    break
+                row[i] = new
+                dealt = True
+        return dealt

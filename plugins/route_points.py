@@ -1,0 +1,35 @@
+"""Route points by length (R-SCORE-1)."""
+
+from __future__ import annotations
+
+import attrs
+
+from ttr_core.plugin import Plugin, hookimpl
+
+#: The standard table (usa). Lengths beyond the table are a map error unless ``per_car_beyond`` is set.
+STANDARD = {"1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15}
+
+#: The longest route any map may have when ``per_car_beyond`` makes the table open-ended.
+LONGEST_ROUTE = 99
+
+
+def _check_table(_instance, _attribute, table: dict[str, int]) -> None:
+    for key, points in table.items():
+        if not key.isdigit() or int(key) < 1:
+            raise ValueError(f"table key {key!r} is not a route length (a whole number from 1)")
+
+
+class RoutePoints(Plugin):
+    @attrs.frozen
+    class Config:
+        table: dict[str, int] = attrs.field(factory=lambda: dict(STANDARD), validator=_check_table)
+        #: points per car for routes longer than every length in the table (wor: 2 × length)
+        per_car_beyond: int = 0
+
+    @hookimpl
+    def ttr_route_points(self):
+        table = {int(k): v for k, v in self.config.table.items()}
+        if self.config.per_car_beyond:
+            top = max(table, default=0)
+            table.update({n: self.config.per_car_beyond * n for n in range(top + 1, LONGEST_ROUTE + 1)})
+        return table

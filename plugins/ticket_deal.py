@@ -1,0 +1,43 @@
+"""How tickets are dealt, kept and rejected: at the start (R-SET-4) and when drawn (R-TIX-1)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from ttr_core.plugin import Plugin, hookimpl
+
+ANY = "any"
+
+
+def _check_kinds(_i, attribute, value: dict[str, int]) -> None:
+    for kind, n in value.items():
+        if kind not in ("any", "short", "long"):
+            raise ValueError(f"{attribute.name}: ticket kind {kind!r} is not 'any', 'short' or 'long'")
+        if n < 0:
+            raise ValueError(f"{attribute.name}: {kind} = {n} must not be negative")
+
+
+@attrs.frozen
+class TicketDeal:
+    """``deal``: how many tickets of each kind are offered (``any``: whatever lies on top).
+    ``keep``: the least that must be kept, per kind (``any``: in total). ``rejects``: where the
+    others go, ``bottom`` of the ticket deck or ``box`` (out of the game)."""
+
+    deal: dict[str, int] = attrs.field(validator=_check_kinds)
+    keep: dict[str, int] = attrs.field(validator=_check_kinds)
+    rejects: Literal["bottom", "box"] = "bottom"
+    #: at the start only: tickets of these kinds not dealt go out of the game (europe's long tickets)
+    box_undealt: list[str] = attrs.Factory(list)
+
+
+class TicketDealing(Plugin):
+    @attrs.frozen
+    class Config:
+        start: TicketDeal = TicketDeal({ANY: 3}, {ANY: 2})
+        draw: TicketDeal = TicketDeal({ANY: 3}, {ANY: 1})
+
+    @hookimpl
+    def ttr_ticket_deal(self, purpose):
+        return self.config.start if purpose == "start" else self.config.draw

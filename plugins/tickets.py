@@ -1,0 +1,167 @@
+"""Tickets: choosing starting tickets (R-SET-4, R-SET-6), drawing tickets (R-TIX-1), and which
+tickets are completed at the end (R-TIX-2..3, R-SCORE-2), stations' borrowed routes included."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import attrs
+
+from ttr_core.actions import DrawTickets, KeepTickets
+from ttr_core.errors import IllegalAction, MalformedAction, NotLegalNow
+from ttr_core.network import DisjointSets
+from ttr_core.plugin import Plugin, hookimpl
+from ttr_core.scoring import TicketOutcome
+from ttr_core.state import Decision
+from ttr_plugins.ticket_deal import ANY, TicketDeal
+
+
+@attrs.frozen
+class ChooseTickets(Decision):
+    kind: str = "choose-tickets"
+    allowed: tuple[str, ...] = ("keep-tickets",)
+    offered: tuple[int, ...] = ()
+    purpose: str = "draw"  # "start" or "draw"
+
+    def public(self):
+        return {"kind": self.kind, "offered": len(self.offered)}
+
+
+class Tickets(Plugin):
+    @hookimpl
+    def ttr_register_actions(self, registry):
+        registry.add(DrawTickets, _DrawTickets(self))
+        registry.add(KeepTickets, self, starts_turn=False)
+
+    @hookimpl
+    def ttr_setup_table(self, game):
+        deal: TicketDeal = game.policy("ttr_ticket_deal", purpose="start")
+        st = game.state
+        for player in st.players:
+            offered = take_tickets(game, deal.deal)
+            if offered:
+                player.decision = ChooseTickets(offered=tuple(offered), purpose="start")
+        for kind in deal.box_undealt:
+            keep = [t for t in st.ticket_deck if game.board.tickets[t].kind != kind]
+            st.boxed_tickets.extend(t for t in st.ticket_deck if game.board.tickets[t].kind == kind)
+            st.ticket_deck[:] = keep
+
+    # --- keep-tickets -------------------------------------------------------------------------
+
+    def legal(self, game, seat) -> Iterator[KeepTickets]:
+        decision = game.state.players[seat].decision
+        deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
+        ids = [game.board.tickets[t].id for t in decision.offered]
+        kinds = [game.board.tickets[t].kind for t in decision.offered]
+        for n in range(len(ids), 0, -1):
+            for combo in itertools.combinations(range(len(ids)), n):
+                if _keep_problem([kinds[i] for i in combo], kinds, deal) is None:
+                    yield KeepTickets(tuple(ids[i] for i in combo))
+
+    def check(self, game, seat, action: KeepTickets) -> None:
+        decision = game.state.players[seat].decision
+        if not isinstance(action.tickets, tuple) or not all(isinstance(t, str) for t in action.tickets):
+            raise MalformedAction(seat, action, "tickets is a list of ticket ids")
+        offered = {game.board.tickets[t].id: t for t in decision.offered}
+        unknown = [t for t in action.tickets if t not in offered]
+        if unknown:
+            raise IllegalAction(seat, action, f"not on offer: {', '.join(unknown)} (offered: {', '.join(offered)})")
+        if len(set(action.tickets)) != len(action.tickets):
+            raise IllegalAction(seat, action, "a ticket is named twice")
+        deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
+        kinds = [game.board.tickets[offered[t]].kind for t in action.tickets]
+        all_kinds = [game.board.tickets[t].kind for t in decision.offered]
+        problem = _keep_problem(kinds, all_kinds, deal)
+        if problem:
+            raise IllegalAction(seat, action, problem)
+
+    def apply(self, game, seat, action: KeepTickets) -> None:
+        st = game.state
+        player = st.players[seat]
+        decision = player.decision
+        deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
+        kept = {game.board.ticket_index[t] for t in action.tickets}
+        player.tickets.extend(t for t in decision.offered if t in kept)
+        rejected = [t for t in decision.offered if t not in kept]
+        if deal.rejects == "box":
+            st.boxed_tickets.extend(rejected)
+        else:
+            st.ticket_deck[:0] = rejected  # R-TIX-1: to the bottom
+        player.decision = None
+
+    # --- the end: which tickets are completed ------------------------------------------------
+
+    @hookimpl
+    def ttr_ticket_outcomes(self, game, seat):
+        return ticket_outcome(game, seat)
+
+
+class _DrawTickets:
+    def __init__(self, plugin: Tickets):
+        self.plugin = plugin
+
+    def legal(self, game, seat):
+        if game.state.ticket_deck:
+            yield DrawTickets()
+
+    def check(self, game, seat, action):
+        if not game.state.ticket_deck:
+            raise NotLegalNow(seat, action, "the ticket deck is empty (R-TIX-1)")
+
+    def apply(self, game, seat, action):
+        deal: TicketDeal = game.policy("ttr_ticket_deal", purpose="draw")
+        offered = take_tickets(game, deal.deal)
+        game.state.players[seat].decision = ChooseTickets(offered=tuple(offered), purpose="draw")
+
+
+def take_tickets(game, deal: dict[str, int]) -> list[int]:
+    """Take tickets from the top of the deck: ``deal[kind]`` of each kind, ``deal["any"]`` of any."""
+    deck = game.state.ticket_deck
+    tickets = game.board.tickets
+    taken: list[int] = []
+    for kind, n in sorted(deal.items()):
+        for _ in range(n):
+            pos = next((i for i in range(len(deck) - 1, -1, -1) if kind == ANY or tickets[deck[i]].kind == kind), None)
+            if pos is None:
+                break
+            taken.append(deck.pop(pos))
+    return taken
+
+
+def _keep_problem(kept_kinds: list[str], offered_kinds: list[str], deal: TicketDeal) -> str | None:
+    for kind, least in sorted(deal.keep.items()):
+        available = len(offered_kinds) if kind == ANY else offered_kinds.count(kind)
+        have = len(kept_kinds) if kind == ANY else kept_kinds.count(kind)
+        need = min(least, available)
+        if have < need:
+            what = "tickets" if kind == ANY else f"{kind} tickets"
+            return f"keep at least {need} {what} (R-SET-4, R-TIX-1)"
+    return None
+
+
+def ticket_outcome(game, seat: int) -> TicketOutcome:
+    """Completed and failed tickets of ``seat``, choosing for each borrow group (a station) the one
+    route that scores best (R-STA-3..4)."""
+    board = game.board
+    player = game.state.players[seat]
+    groups = [g for label, candidates in _borrow_groups(game, seat) for g in [(label, tuple(candidates))] if g[1]]
+    best = None
+    for choice in itertools.product(*(cands for _, cands in groups)) if groups else [()]:
+        sets = DisjointSets(len(board.cities))
+        for r in itertools.chain(player.routes, choice):
+            route = board.routes[r]
+            sets.union(route.ai, route.bi)
+        done = tuple(t for t in player.tickets if sets.connected(board.tickets[t].ai, board.tickets[t].bi))
+        points = sum(board.tickets[t].points if t in done else -board.tickets[t].points for t in player.tickets)
+        if best is None or points > best[0]:
+            best = (points, done, choice)
+    points, done, choice = best
+    failed = tuple(t for t in player.tickets if t not in done)
+    notes = tuple(f"{label} borrowed {board.routes[r].id}" for (label, _), r in zip(groups, choice))
+    return TicketOutcome(seat, done, failed, points, notes)
+
+
+def _borrow_groups(game, seat):
+    for answer in game.hook.ttr_borrowable_routes(game=game, seat=seat):
+        yield from answer or ()

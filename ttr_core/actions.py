@@ -1,0 +1,135 @@
+"""Actions as data, and the registry that maps each kind of action to the plugin handling it.
+
+An action is a small frozen attrs class with a ``kind`` tag. The core defines the vocabulary
+every rule set shares; plugins add their own (``build-station``, ``pay-tunnel``...) with
+``ttr_register_actions``. Records store actions as ``{"kind": ..., fields...}``, so a plugin's
+action serialises like a built-in one (a tagged union, as cattrs' strategies describe).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar, Protocol
+
+import attrs
+import cattrs
+
+from ttr_core.errors import MalformedAction, PluginConflict
+from ttr_core.files import make_converter
+
+
+@attrs.frozen
+class Action:
+    kind: ClassVar[str] = ""
+
+
+@attrs.frozen
+class DrawCard(Action):
+    """Take one train card: from open-row ``slot`` (0-4), or blind from the deck when ``slot`` is None."""
+
+    kind: ClassVar[str] = "draw-card"
+    slot: int | None = None
+
+
+@attrs.frozen
+class ClaimRoute(Action):
+    """Claim ``route`` (its id), paying in ``color`` with ``locomotives`` locomotives and ``triples``
+    3-for-1 triples (R-FER-2); the other spaces are paid in ``color``. ``color`` is None for an
+    all-locomotive payment."""
+
+    kind: ClassVar[str] = "claim-route"
+    route: str
+    color: str | None = None
+    locomotives: int = 0
+    triples: int = 0
+
+
+@attrs.frozen
+class DrawTickets(Action):
+    kind: ClassVar[str] = "draw-tickets"
+
+
+@attrs.frozen
+class KeepTickets(Action):
+    """Keep these of the tickets on offer (ids like ``"Denver-El Paso"``); the others are rejected."""
+
+    kind: ClassVar[str] = "keep-tickets"
+    tickets: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Pass(Action):
+    kind: ClassVar[str] = "pass"
+
+
+class ActionHandler(Protocol):
+    """What a plugin provides for each action kind it registers."""
+
+    def legal(self, game: Any, seat: int) -> Iterable[Action]:
+        """The legal actions of this kind for ``seat`` now (one payment per route and colour)."""
+
+    def check(self, game: Any, seat: int, action: Action) -> None:
+        """Raise an ``IllegalAction`` subclass if ``action`` is not allowed; change nothing."""
+
+    def apply(self, game: Any, seat: int, action: Action) -> None:
+        """Carry out a checked action. Set ``player.decision`` to keep the turn open."""
+
+
+@attrs.define
+class Registration:
+    cls: type[Action]
+    handler: ActionHandler
+    plugin: str
+    starts_turn: bool  # may open a turn, not only answer a pending decision
+    fallback: bool  # legal only when nothing else is (R-TURN-2)
+
+
+class ActionRegistry:
+    """The action kinds of one game, filled by ``ttr_register_actions`` and then frozen."""
+
+    def __init__(self) -> None:
+        self._by_kind: dict[str, Registration] = {}
+        self._by_cls: dict[type, Registration] = {}
+        self.current_plugin = "?"
+        self._converter = make_converter()
+
+    def add(self, cls: type[Action], handler: ActionHandler, *, starts_turn: bool = True, fallback: bool = False) -> None:
+        if not cls.kind:
+            raise PluginConflict(f"plugin {self.current_plugin!r}: action class {cls.__name__} has no kind")
+        if cls.kind in self._by_kind:
+            other = self._by_kind[cls.kind].plugin
+            raise PluginConflict(
+                f"plugins {other!r} and {self.current_plugin!r} both register the action {cls.kind!r}"
+            )
+        reg = Registration(cls, handler, self.current_plugin, starts_turn, fallback)
+        self._by_kind[cls.kind] = reg
+        self._by_cls[cls] = reg
+
+    def __iter__(self):
+        return iter(self._by_kind.values())
+
+    def for_action(self, action: object) -> Registration | None:
+        return self._by_cls.get(type(action))
+
+    def kinds(self) -> list[str]:
+        return sorted(self._by_kind)
+
+    # --- serialisation -------------------------------------------------------------------
+
+    def to_data(self, action: Action) -> dict[str, Any]:
+        return {"kind": action.kind, **self._converter.unstructure(action)}
+
+    def from_data(self, data: Any, seat: int | None = None) -> Action:
+        if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+            raise MalformedAction(seat, data, "an action is an object with a string 'kind'")
+        reg = self._by_kind.get(data["kind"])
+        if reg is None:
+            raise MalformedAction(seat, data, f"unknown action kind {data['kind']!r}; known: {', '.join(self.kinds())}")
+        fields = {k: v for k, v in data.items() if k != "kind"}
+        if "tickets" in fields and isinstance(fields["tickets"], list):
+            fields["tickets"] = tuple(fields["tickets"])
+        try:
+            return self._converter.structure(fields, reg.cls)
+        except (cattrs.BaseValidationError, TypeError, ValueError) as exc:
+            lines = cattrs.transform_error(exc) if isinstance(exc, cattrs.BaseValidationError) else [str(exc)]
+            raise MalformedAction(seat, data, "; ".join(lines)) from None

@@ -1,0 +1,287 @@
+"""One game: its plugins, its state, and the turn flow.
+
+The core sequences turns and nothing else: who may act, pending decisions, the end of a turn,
+the final round (R-END-1, its trigger asked of a plugin), and the end of the game. Every rule a
+variant can change is a plugin answering a hook in :mod:`ttr_core.hookspecs`.
+
+A game is fully described by its ruleset, seed, player names and action log (randomness comes
+only from ``game.rng``, seeded here), which is what records store and what ``replay`` rebuilds.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from ttr_core import manager
+from ttr_core.actions import Action, ActionRegistry, Registration
+from ttr_core.cards import CardKinds
+from ttr_core.errors import (
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NotLegalNow,
+    NotYourTurn,
+    PluginFailed,
+    TTRError,
+)
+from ttr_core.scoring import GameResult, score_game
+from ttr_core.state import GameState, PlayerState, digest
+from ttr_core.variant import Ruleset
+
+
+class SetupError(TTRError):
+    """A game cannot be created as asked (e.g. a player count the variant does not allow)."""
+
+
+class Game:
+    def __init__(self, ruleset: Ruleset, players: Sequence[str], seed: int):
+        lo, hi = ruleset.players.min, ruleset.players.max
+        if not lo <= len(players) <= hi:
+            raise SetupError(f"variant {ruleset.variant!r} takes {lo} to {hi} players, not {len(players)}")
+        if len(set(players)) != len(players):
+            raise SetupError(f"player names must differ: {list(players)}")
+        self.ruleset = ruleset
+        self.board = ruleset.board
+        self.seed = seed
+        self.names = tuple(players)
+        self.pm = manager.build_manager(ruleset.plugins, ruleset.configs)
+        self.hook = self.pm.hook
+        self.rng = random.Random(seed)
+        self._policies: dict[tuple, Any] = {}
+        self.registry = self._register_actions()
+        self.cards = CardKinds.from_counts(self._deck_counts())
+        self._points = dict(self.policy("ttr_route_points"))
+        self.log: list[tuple[int, Action]] = []
+        self.result: GameResult | None = None
+        self.state = self._new_state(players)
+        self.hook.ttr_game_created(game=self)
+        self.hook.ttr_setup_table(game=self)
+        if not any(p.decision for p in self.state.players):
+            self._start_play()
+
+    # --- building ---------------------------------------------------------------------------
+
+    def _register_actions(self) -> ActionRegistry:
+        registry = ActionRegistry()
+        for impl in reversed(self.hook.ttr_register_actions.get_hookimpls()):
+            registry.current_plugin = impl.plugin_name
+            impl.function(*[{"registry": registry}[a] for a in impl.argnames])
+        return registry
+
+    def _deck_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for answer in self.hook.ttr_deck_cards(board=self.board):
+            for name, n in (answer or {}).items():
+                counts[name] = counts.get(name, 0) + n
+        return counts
+
+    def _new_state(self, players: Sequence[str]) -> GameState:
+        counts = self._deck_counts()
+        deck = [self.cards.id(name) for name in self.cards.names for _ in range(counts.get(name, 0))]
+        self.rng.shuffle(deck)
+        tickets = list(range(len(self.board.tickets)))
+        self.rng.shuffle(tickets)
+        width = len(self.cards.names)
+        return GameState(
+            players=[PlayerState(name, [0] * width, self.board.trains) for name in players],
+            deck=deck,
+            discard=[],
+            open_row=[],
+            ticket_deck=tickets,
+            owner=[-1] * len(self.board.routes),
+        )
+
+    # --- questions ------------------------------------------------------------------------
+
+    def route_points(self, length: int) -> int:
+        return self._points[length]
+
+    def policy(self, hook: str, **kwargs: Any) -> Any:
+        """The answer of a policy hook, asked once per game: it cannot change during play."""
+        key = (hook, *sorted(kwargs.items()))
+        try:
+            return self._policies[key]
+        except KeyError:
+            answer = self._policies[key] = getattr(self.hook, hook)(**kwargs)
+            return answer
+
+    def active_seats(self) -> list[int]:
+        return [i for i, p in enumerate(self.state.players) if not p.resigned]
+
+    def to_act(self) -> list[int]:
+        """The seats that may act now."""
+        st = self.state
+        if st.phase == "setup":
+            return [i for i, p in enumerate(st.players) if p.decision is not None]
+        return [st.current] if st.phase == "play" else []
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Legal actions for ``seat`` now: one per choice, with one payment per route and colour
+        (any other valid payment of that route is accepted too)."""
+        st = self.state
+        if st.phase == "over" or not 0 <= seat < len(st.players) or st.players[seat].resigned:
+            return []
+        decision = st.players[seat].decision
+        if decision is not None:
+            regs = [r for r in self.registry if r.cls.kind in decision.allowed]
+            return [a for r in regs for a in r.handler.legal(self, seat)]
+        if st.phase != "play" or seat != st.current:
+            return []
+        out = [a for r in self.registry if r.starts_turn and not r.fallback for a in r.handler.legal(self, seat)]
+        if not out:
+            out = [a for r in self.registry if r.fallback for a in r.handler.legal(self, seat)]
+        return out
+
+    def has_regular_action(self, seat: int) -> bool:
+        """True if ``seat`` has any legal action besides the fallback ones (pass, R-TURN-2)."""
+        return any(
+            next(iter(r.handler.legal(self, seat)), None) is not None
+            for r in self.registry
+            if r.starts_turn and not r.fallback
+        )
+
+    # --- acting -----------------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply ``seat``'s action, or raise an ``IllegalAction`` and leave the game unchanged."""
+        reg = self._admit(seat, action)
+        try:
+            reg.handler.apply(self, seat, action)
+            self.log.append((seat, action))
+            self._advance(seat, action)
+        except BaseException as exc:
+            self._rebuild()
+            if isinstance(exc, IllegalAction | KeyboardInterrupt):
+                raise
+            raise self._blame(exc, seat, action) from exc
+
+    def _admit(self, seat: int, action: Action) -> Registration:
+        st = self.state
+        if st.phase == "over":
+            raise GameOver(seat, action, f"the game is over ({st.end_reason})")
+        reg = self.registry.for_action(action)
+        if reg is None:
+            raise MalformedAction(seat, action, f"not an action of this game (known: {', '.join(self.registry.kinds())})")
+        if not isinstance(seat, int) or not 0 <= seat < len(st.players):
+            raise NotYourTurn(seat, action, f"there is no seat {seat!r}")
+        player = st.players[seat]
+        if player.resigned:
+            raise NotYourTurn(seat, action, "this seat has left the game")
+        if player.decision is not None:
+            if action.kind not in player.decision.allowed:
+                raise NotLegalNow(
+                    seat, action,
+                    f"waiting for {player.decision.kind}: allowed now: {', '.join(player.decision.allowed)}",
+                )
+        elif st.phase == "setup":
+            raise NotYourTurn(seat, action, "the first turn starts when every player has chosen starting tickets")
+        elif seat != st.current:
+            raise NotYourTurn(seat, action, f"it is seat {st.current}'s turn")
+        elif not reg.starts_turn:
+            raise NotLegalNow(seat, action, "there is nothing pending that this action answers")
+        reg.handler.check(self, seat, action)
+        return reg
+
+    def _advance(self, seat: int, action: Action) -> None:
+        st = self.state
+        if st.phase == "over" or st.players[seat].decision is not None:
+            return
+        if st.phase == "setup":
+            if not any(p.decision for p in st.players):
+                self._start_play()
+            return
+        self._end_turn(seat, action)
+
+    def _start_play(self) -> None:
+        self.state.phase = "play"
+        self.state.current = self.active_seats()[0]
+        self.hook.ttr_turn_started(game=self, seat=self.state.current)
+
+    def _end_turn(self, seat: int, action: Action) -> None:
+        st = self.state
+        st.turn += 1
+        self.hook.ttr_turn_ended(game=self, seat=seat, action=action)
+        if st.phase == "over":
+            return
+        if st.final_round is None:
+            if self.hook.ttr_final_round_triggered(game=self, seat=seat):
+                # R-END-1: everyone, the trigger included, plays once more, starting with the next seat
+                n = len(st.players)
+                st.final_round = [(seat + k) % n for k in range(1, n + 1)]
+                st.final_round = [s for s in st.final_round if not st.players[s].resigned]
+        else:
+            st.final_round = [s for s in st.final_round if s != seat and not st.players[s].resigned]
+            if not st.final_round:
+                self.finish("the final round has been played (R-END-1)")
+                return
+        nxt = self._next_active(seat)
+        if nxt is None:
+            self.finish("no player is left")
+            return
+        st.current = nxt
+        self.hook.ttr_turn_started(game=self, seat=nxt)
+
+    def _next_active(self, seat: int) -> int | None:
+        n = len(self.state.players)
+        for k in range(1, n + 1):
+            s = (seat + k) % n
+            if not self.state.players[s].resigned:
+                return s
+        return None
+
+    def finish(self, reason: str) -> None:
+        """End the game now and score it. Plugins call this to end a game early (all passed, resigned)."""
+        st = self.state
+        st.phase = "over"
+        st.end_reason = reason
+        for p in st.players:
+            p.decision = None
+        self.result = score_game(self)
+
+    # --- failure -------------------------------------------------------------------------------
+
+    def _rebuild(self) -> None:
+        """Restore the state before the failed action by replaying the log: the log is the truth."""
+        fresh = Game(self.ruleset, self.names, self.seed)
+        for seat, action in self.log[: len(self.log)]:
+            fresh.apply(seat, action)
+        self.__dict__.update(fresh.__dict__)
+
+    def _blame(self, exc: BaseException, seat: int, action: Action) -> PluginFailed:
+        plugins = {id(p): name for name, p in self.pm.list_name_plugin()}
+        plugin, hook = "?", "?"
+        tb = exc.__traceback__
+        while tb is not None:
+            owner = tb.tb_frame.f_locals.get("self")
+            if owner is not None and id(owner) in plugins:
+                plugin, hook = plugins[id(owner)], tb.tb_frame.f_code.co_name
+                break
+            owner_mod = sys.modules.get(tb.tb_frame.f_globals.get("__name__", ""))
+            for name, p in self.pm.list_name_plugin():
+                if owner_mod is not None and type(p).__module__ == owner_mod.__name__ and plugin == "?":
+                    plugin, hook = name, tb.tb_frame.f_code.co_name
+            tb = tb.tb_next
+        return PluginFailed(plugin, hook, seat, action, exc)
+
+    # --- looking ------------------------------------------------------------------------------
+
+    def dump(self) -> dict[str, Any]:
+        """The whole state as JSON data (hidden parts included), for comparisons and digests."""
+        data = self.state.dump()
+        data["rng"] = digest(repr(self.rng.getstate()))
+        data["log"] = len(self.log)
+        return data
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator): public information plus that seat's own hand,
+        tickets and pending decision. No deck order, no RNG state, no other hand or tickets."""
+        from ttr_core.view import build_view
+
+        return build_view(self, seat)

@@ -1,0 +1,90 @@
+"""Finding plugins and building the plugin manager of one game.
+
+Every plugin, built-in or third-party, is found through the ``ttr`` entry-point group, and each
+game gets a fresh ``pluggy.PluginManager`` with only its variant's plugins (pytest builds one per
+run for the same reason: nothing leaks between games). Problems are errors naming the plugin:
+an unknown plugin name, a hook implementation that matches no spec, and two plugins answering
+one policy hook.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from collections.abc import Mapping, Sequence
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
+import pluggy
+
+from ttr_core import hookspecs
+from ttr_core.errors import PluginConflict, PluginError, UnknownPlugin
+
+GROUP = "ttr"
+
+
+@functools.cache
+def available() -> Mapping[str, EntryPoint]:
+    """All plugins installed, by entry-point name."""
+    found: dict[str, EntryPoint] = {}
+    for ep in entry_points(group=GROUP):
+        found.setdefault(ep.name, ep)
+    return found
+
+
+@functools.cache
+def plugin_class(name: str) -> type:
+    eps = available()
+    if name not in eps:
+        close = difflib.get_close_matches(name, list(eps), n=3)
+        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+        raise UnknownPlugin(f"unknown plugin {name!r}{hint} (installed: {', '.join(sorted(eps))})")
+    try:
+        cls = eps[name].load()
+    except Exception as exc:  # a broken third-party package must not look like our bug
+        raise PluginError(f"plugin {name!r} ({eps[name].value}) failed to load: {type(exc).__name__}: {exc}") from exc
+    return cls
+
+
+def build_manager(plugins: Sequence[str], configs: Mapping[str, Any]) -> pluggy.PluginManager:
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    for name in plugins:
+        cls = plugin_class(name)
+        instance = cls(configs.get(name)) if configs.get(name) is not None else cls()
+        instance.name = name
+        try:
+            pm.register(instance, name=name)
+        except pluggy.PluginValidationError as exc:
+            raise PluginError(f"plugin {name!r}: {exc}") from None
+    _check_unknown_hooks(pm)
+    _check_policies(pm)
+    return pm
+
+
+def _check_unknown_hooks(pm: pluggy.PluginManager) -> None:
+    problems = []
+    for name in dir(pm.hook):
+        if not name.startswith("ttr_"):
+            continue
+        caller = getattr(pm.hook, name)
+        if caller.spec is None:
+            for impl in caller.get_hookimpls():
+                close = difflib.get_close_matches(name, hookspecs_names(), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                problems.append(f"plugin {impl.plugin_name!r} implements unknown hook {name!r}{hint}")
+    if problems:
+        raise PluginError("; ".join(problems))
+
+
+def _check_policies(pm: pluggy.PluginManager) -> None:
+    for hook in sorted(hookspecs.POLICY_HOOKS):
+        impls = getattr(pm.hook, hook).get_hookimpls()
+        if len(impls) > 1:
+            names = " and ".join(repr(i.plugin_name) for i in impls)
+            raise PluginConflict(f"plugins {names} both answer the policy hook {hook!r}; a variant may enable only one")
+
+
+@functools.cache
+def hookspecs_names() -> list[str]:
+    return [n for n in dir(hookspecs) if n.startswith("ttr_")]

@@ -1,0 +1,34 @@
+"""What a rule plugin is: a class, found through the ``ttr`` entry-point group, instantiated once per
+game with its frozen attrs ``Config`` (the variant's ``[rules.<plugin name>]`` table).
+
+A plugin keeps no game state on itself: what it must remember lives in ``game.state.ext``, so
+that a game can be dumped, compared and replayed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+
+from ttr_core.hookspecs import hookimpl
+
+__all__ = ["Plugin", "NoConfig", "hookimpl"]
+
+
+@attrs.frozen
+class NoConfig:
+    """The config of a plugin that takes no parameters."""
+
+
+class Plugin:
+    Config: ClassVar[type] = NoConfig
+    #: the entry-point name this instance was loaded under; set by the manager
+    name: str = ""
+
+    def __init__(self, config: Any = None):
+        self.config = config if config is not None else self.Config()
+
+    def ext(self, game: Any) -> Any:
+        """This plugin's slot in ``game.state.ext``."""
+        return game.state.ext[self.name]

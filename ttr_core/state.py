@@ -1,0 +1,83 @@
+"""The mutable state of one game: decks, open row, players, ownership, turn and phase.
+
+The state is plain data that the engine mutates in place (no copy per action). Everything in it
+can be dumped to JSON (``GameState.dump``) so that tests compare whole states before and after
+a rejected action, and so that a record can carry a digest of the final state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import attrs
+import cattrs
+
+_dump = cattrs.Converter()
+
+
+@attrs.frozen
+class Decision:
+    """Something one player must decide before their turn (or the setup) can go on.
+
+    ``allowed`` lists the action kinds that answer it. Subclasses carry the details and say
+    which cards they hold while the decision is open (R-TURN-4).
+    """
+
+    kind: str
+    allowed: tuple[str, ...]
+
+    def held_cards(self) -> list[int]:
+        return []
+
+    def private(self) -> dict[str, Any]:
+        """What the deciding player sees of it."""
+        return _dump.unstructure(self)
+
+    def public(self) -> dict[str, Any]:
+        """What everybody else sees of it."""
+        return {"kind": self.kind}
+
+
+@attrs.define(slots=True)
+class PlayerState:
+    name: str
+    hand: list[int]  # count of each card id
+    trains: int
+    tickets: list[int] = attrs.Factory(list)
+    routes: list[int] = attrs.Factory(list)
+    route_points: int = 0
+    resigned: bool = False
+    decision: Decision | None = None
+
+
+@attrs.define(slots=True)
+class GameState:
+    players: list[PlayerState]
+    deck: list[int]  # the top card is the last one
+    discard: list[int]
+    open_row: list[int]  # card ids, -1 for an empty slot
+    ticket_deck: list[int]  # the top ticket is the last one; "bottom" is index 0
+    owner: list[int]  # per route index: the owning seat, or -1
+    boxed_tickets: list[int] = attrs.Factory(list)  # out of the game
+    phase: str = "setup"  # setup, play, over
+    current: int = 0
+    turn: int = 0  # turns completed
+    final_round: list[int] | None = None  # seats still to play their last turn (R-END-1)
+    end_reason: str = ""
+    ext: dict[str, Any] = attrs.Factory(dict)  # plugins' own state, keyed by plugin name
+
+    def dump(self) -> dict[str, Any]:
+        data = _dump.unstructure(self)
+        for p, player in zip(data["players"], self.players):
+            p["decision"] = None if player.decision is None else {
+                "type": type(player.decision).__name__, **_dump.unstructure(player.decision)
+            }
+        return data
+
+
+def digest(data: Any) -> str:
+    """A short stable fingerprint of JSON data."""
+    raw = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(raw).hexdigest()[:16]

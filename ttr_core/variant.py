@@ -1,0 +1,291 @@
+"""Variant files: which map, which plugins with which parameters, under which rules version.
+
+A variant is a TOML file (see ``variants/usa.toml`` and the README). It keeps every published
+rules version: version 1 lists the plugins, each later version says what changed, and a game
+record names the version it was created with, so old games keep old rules. ``extends`` builds
+a variant on another one (``"wor"`` follows its current version; ``"wor@1"`` pins one).
+
+Loading checks everything and reports all problems at once, each as ``file: path: problem``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from importlib.metadata import entry_points
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ttr_core.board import Board, PlayerRange, load_map
+from ttr_core.errors import PluginError, TTRError, VariantError
+from ttr_core.files import read_toml, structure
+from ttr_core import manager
+
+VARIANT_GROUP = "ttr.variants"  # entry points naming packages that hold more *.toml variant files
+
+
+@attrs.frozen
+class VersionEntry:
+    note: str = ""
+    plugins: list[str] | None = None
+    add_plugins: list[str] = attrs.Factory(list)
+    remove_plugins: list[str] = attrs.Factory(list)
+    rules: dict[str, dict[str, Any]] = attrs.Factory(dict)
+
+
+@attrs.frozen
+class VariantFile:
+    id: str
+    title: str
+    versions: dict[str, VersionEntry]
+    map: str | None = None
+    extends: str | None = None
+    current: int | None = None
+    players: PlayerRange | None = None
+    description: str = ""
+
+
+@attrs.frozen
+class Ruleset:
+    """One variant at one rules version, fully resolved and checked: what a game is built from."""
+
+    variant: str
+    version: int
+    title: str
+    board: Board
+    plugins: tuple[str, ...]
+    configs: Mapping[str, Any] = attrs.field(eq=False)
+    players: PlayerRange
+    notes: tuple[str, ...] = ()  # the version history up to this version
+    path: str = ""
+
+
+@attrs.frozen
+class _Spec:  # a variant version before checking
+    plugins: tuple[str, ...]
+    rules: Mapping[str, Mapping[str, Any]]
+    origins: Mapping[str, str]  # plugin name -> where its rules table was last set
+    map: str | None
+    players: PlayerRange | None
+    notes: tuple[str, ...]
+
+
+# --- finding variant and map files -----------------------------------------------------------
+
+
+def builtin_dir() -> Path:
+    return Path(str(files("ttr_variants")))
+
+
+@functools.cache
+def variant_dirs() -> tuple[Path, ...]:
+    dirs = [builtin_dir()]
+    for ep in entry_points(group=VARIANT_GROUP):
+        try:
+            dirs.append(Path(str(files(ep.value))))
+        except Exception:  # noqa: BLE001 - a broken third-party package must not hide the built-ins
+            continue
+    return tuple(dirs)
+
+
+def available() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for d in variant_dirs():
+        for p in sorted(d.glob("*.toml")):
+            found.setdefault(p.stem, p)
+    return found
+
+
+def find_variant(name: str) -> Path:
+    if name.endswith(".toml") or "/" in name:
+        return Path(name)
+    known = available()
+    if name not in known:
+        raise VariantError([f"unknown variant {name!r} (known: {', '.join(sorted(known))})"])
+    return known[name]
+
+
+def _find_map(name: str, near: Path) -> Path:
+    for candidate in (near.parent / name, near.parent / "maps" / f"{name}.toml", builtin_dir() / "maps" / f"{name}.toml"):
+        if candidate.suffix == ".toml" and candidate.is_file():
+            return candidate
+    raise VariantError([f"{near}: $.map: unknown map {name!r}"])
+
+
+# --- loading --------------------------------------------------------------------------------
+
+
+def load(name_or_path: str, version: int | None = None) -> Ruleset:
+    """Load a variant by id or path at ``version`` (default: its current version), checked."""
+    path = find_variant(name_or_path)
+    return _load(path.resolve(), version)
+
+
+@functools.lru_cache(maxsize=64)
+def _load(path: Path, version: int | None) -> Ruleset:
+    vf = _read(path)
+    number = version if version is not None else _current(vf, path)
+    if str(number) not in vf.versions:
+        raise VariantError([
+            f"{path}: variant {vf.id!r} has no rules version {number} (versions: {', '.join(sorted(vf.versions, key=int))})"
+        ])
+    spec = _resolve(path, number, ())
+    return _check(path, vf, number, spec)
+
+
+@functools.lru_cache(maxsize=64)
+def _read(path: Path) -> VariantFile:
+    vf = structure(read_toml(path), VariantFile, str(path))
+    problems = []
+    if vf.id != path.stem:
+        problems.append(f"{path}: $.id: {vf.id!r} does not match the file name {path.stem!r}")
+    if not vf.versions:
+        problems.append(f"{path}: $.versions: a variant needs at least version 1")
+    for key in vf.versions:
+        if not key.isdigit() or int(key) < 1:
+            problems.append(f"{path}: $.versions.{key}: version numbers are whole numbers from 1")
+    if problems:
+        raise VariantError(problems)
+    numbers = sorted(int(k) for k in vf.versions)
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise VariantError([f"{path}: $.versions: versions must run 1, 2, 3... without gaps, got {numbers}"])
+    if vf.current is not None and str(vf.current) not in vf.versions:
+        raise VariantError([f"{path}: $.current: no version {vf.current} in this file"])
+    if vf.map is None and vf.extends is None:
+        raise VariantError([f"{path}: $.map: required (or extend another variant)"])
+    return vf
+
+
+def _current(vf: VariantFile, path: Path) -> int:
+    return vf.current if vf.current is not None else max(int(k) for k in vf.versions)
+
+
+def _resolve(path: Path, number: int, chain: tuple[Path, ...]) -> _Spec:
+    if path in chain:
+        names = " -> ".join(p.stem for p in (*chain, path))
+        raise VariantError([f"{path}: $.extends: cycle {names}"])
+    vf = _read(path)
+    if vf.extends:
+        parent_name, _, pinned = vf.extends.partition("@")
+        try:
+            parent_path = find_variant(parent_name).resolve()
+        except VariantError:
+            raise VariantError([f"{path}: $.extends: unknown variant {parent_name!r}"]) from None
+        if pinned and not pinned.isdigit():
+            raise VariantError([f"{path}: $.extends: {vf.extends!r}: after '@' comes a version number"])
+        parent_vf = _read(parent_path) if parent_path not in chain else None
+        parent_version = int(pinned) if pinned else (_current(parent_vf, parent_path) if parent_vf else 1)
+        spec = _resolve(parent_path, parent_version, (*chain, path))
+    else:
+        spec = _Spec((), {}, {}, None, None, ())
+    for n in range(1, number + 1):
+        spec = _apply(spec, vf.versions[str(n)], f"{path}: $.versions.{n}")
+    return attrs.evolve(spec, map=vf.map or spec.map, players=vf.players or spec.players)
+
+
+def _apply(spec: _Spec, v: VersionEntry, where: str) -> _Spec:
+    plugins = list(spec.plugins if v.plugins is None else v.plugins)
+    problems = []
+    for name in v.remove_plugins:
+        if name in plugins:
+            plugins.remove(name)
+        else:
+            problems.append(f"{where}.remove_plugins: {name!r} is not enabled here")
+    for name in v.add_plugins:
+        if name in plugins:
+            problems.append(f"{where}.add_plugins: {name!r} is enabled already")
+        else:
+            plugins.append(name)
+    if problems:
+        raise VariantError(problems)
+    rules = {k: dict(val) for k, val in spec.rules.items()}
+    origins = dict(spec.origins)
+    for name, table in v.rules.items():
+        rules[name] = _merge(rules.get(name, {}), table)
+        origins[name] = f"{where}.rules.{name}"
+    notes = spec.notes + ((v.note,) if v.note else ())
+    return _Spec(tuple(plugins), rules, origins, spec.map, spec.players, notes)
+
+
+def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+# --- checking -------------------------------------------------------------------------------
+
+
+def _check(path: Path, vf: VariantFile, number: int, spec: _Spec) -> Ruleset:
+    problems: list[str] = []
+    where = f"{path}: $.versions.{number}"
+    if not spec.plugins:
+        problems.append(f"{where}: no plugins enabled")
+    if len(set(spec.plugins)) != len(spec.plugins):
+        problems.append(f"{where}: a plugin is listed twice: {', '.join(spec.plugins)}")
+    configs: dict[str, Any] = {}
+    for name in spec.plugins:
+        try:
+            cls = manager.plugin_class(name)
+        except PluginError as exc:
+            problems.append(f"{where}.plugins: {exc}")
+            continue
+        table = spec.rules.get(name, {})
+        try:
+            configs[name] = structure(table, cls.Config, spec.origins.get(name, f"{where}.rules.{name}"))
+        except VariantError as exc:
+            problems += [_relocate(p) for p in exc.problems]
+    for name in spec.rules:
+        if name not in spec.plugins:
+            problems.append(f"{spec.origins[name]}: rules for {name!r}, which is not enabled in this version")
+    board = None
+    if spec.map is None:
+        problems.append(f"{path}: $.map: no map named")
+    else:
+        try:
+            board = load_map(_find_map(spec.map, path))
+        except VariantError as exc:
+            problems += exc.problems
+    if problems:
+        raise VariantError(problems)
+    players = spec.players or board.players
+    if players.min < max(2, board.players.min) or players.max > board.players.max or players.min > players.max:
+        problems.append(
+            f"{path}: $.players: {players.min}..{players.max} does not fit the map's {board.players.min}..{board.players.max}"
+        )
+    try:
+        pm = manager.build_manager(spec.plugins, configs)
+    except TTRError as exc:
+        raise VariantError(problems + [f"{where}: {exc}"]) from None
+    problems += _check_against_board(pm, board, where)
+    if problems:
+        raise VariantError(problems)
+    return Ruleset(vf.id, number, vf.title, board, spec.plugins, configs, players, spec.notes, str(path))
+
+
+def _relocate(problem: str) -> str:
+    # cattrs reports the config's own "$"; the origin already names the table, so "$.x" -> ".x".
+    head, sep, tail = problem.partition(": $")
+    return f"{head}{tail}" if sep and tail.startswith((".", "[")) else problem.replace(": $:", ":")
+
+
+def _check_against_board(pm, board: Board, where: str) -> list[str]:
+    problems = []
+    table = pm.hook.ttr_route_points()
+    if table is None:
+        problems.append(f"{where}: no plugin answers ttr_route_points (route scoring)")
+    else:
+        for length in sorted({r.length for r in board.routes}):
+            if length not in table:
+                ids = [r.id for r in board.routes if r.length == length][:3]
+                problems.append(
+                    f"{where}: map {board.id!r} has routes of length {length} ({', '.join(ids)}) that the points table does not cover"
+                )
+    for hook in ("ttr_ticket_outcomes", "ttr_choose_winners", "ttr_final_round_triggered"):
+        if not getattr(pm.hook, hook).get_hookimpls():
+            problems.append(f"{where}: no plugin answers {hook}")
+    return problems

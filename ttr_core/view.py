@@ -1,0 +1,61 @@
+"""Per-seat views of a game (R-TIX-4: tickets are hidden; hands are private).
+
+A view is built from scratch from the state, field by field, so nothing hidden can slip in by
+accident; the tests compare every view of every action against every other seat's secrets.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import cattrs
+
+if TYPE_CHECKING:
+    from ttr_core.game import Game
+
+_conv = cattrs.Converter()
+
+
+def build_view(game: Game, seat: int | None) -> dict[str, Any]:
+    st = game.state
+    names = game.cards.names
+    board = game.board
+    view: dict[str, Any] = {
+        "variant": game.ruleset.variant,
+        "version": game.ruleset.version,
+        "phase": st.phase,
+        "turn": st.turn,
+        "current": st.current if st.phase == "play" else None,
+        "to_act": game.to_act(),
+        "final_round": st.final_round is not None,
+        "open_row": [names[c] if c >= 0 else None for c in st.open_row],
+        "deck_size": len(st.deck),
+        "discard_size": len(st.discard),
+        "tickets_left": len(st.ticket_deck),
+        "routes": {board.routes[r].id: s for r, s in enumerate(st.owner) if s >= 0},
+        "players": [
+            {
+                "name": p.name,
+                "trains": p.trains,
+                "cards": sum(p.hand),
+                "tickets": len(p.tickets),
+                "route_points": p.route_points,
+                "resigned": p.resigned,
+                "decision": None if p.decision is None else (p.decision.private() if i == seat else p.decision.public()),
+            }
+            for i, p in enumerate(st.players)
+        ],
+        "rules": {},
+    }
+    if seat is not None:
+        me = st.players[seat]
+        view["you"] = {
+            "seat": seat,
+            "hand": game.cards.counts_by_name(me.hand),
+            "tickets": [board.tickets[t].id for t in me.tickets],
+        }
+    for part in game.hook.ttr_view(game=game, seat=seat):
+        view["rules"].update(part or {})
+    if game.result is not None:
+        view["result"] = _conv.unstructure(game.result)
+    return view
