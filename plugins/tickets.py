@@ -90,6 +90,11 @@ class Tickets(Plugin):
             st.ticket_deck[:0] = rejected  # R-TIX-1: to the bottom
         player.decision = None
 
+    @hookimpl
+    def ttr_decision_cancelled(self, game, decision):
+        if isinstance(decision, ChooseTickets):
+            game.state.ticket_deck[:0] = list(decision.offered)
+
     # --- the end: which tickets are completed ------------------------------------------------
 
     @hookimpl

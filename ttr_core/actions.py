@@ -82,6 +82,7 @@ class Registration:
     plugin: str
     starts_turn: bool  # may open a turn, not only answer a pending decision
     fallback: bool  # legal only when nothing else is (R-TURN-2)
+    any_time: bool  # any seat, in or out of turn, even with a decision pending (resigning)
 
 
 class ActionRegistry:
@@ -93,7 +94,14 @@ class ActionRegistry:
         self.current_plugin = "?"
         self._converter = make_converter()
 
-    def add(self, cls: type[Action], handler: ActionHandler, *, starts_turn: bool = True, fallback: bool = False) -> None:
+    def add(
+        self, cls: type[Action], handler: ActionHandler, *, starts_turn: bool = True, fallback: bool = False,
+        any_time: bool = False,
+    ) -> None:
+        """Register ``cls`` (its ``kind``) with ``handler``. ``starts_turn``: may open a turn (False: only
+        answers a pending decision). ``fallback``: legal only when nothing else is. ``any_time``:
+        any active seat may play it at any moment (its handler must settle the seat's pending
+        decision and turn itself)."""
         if not cls.kind:
             raise PluginConflict(f"plugin {self.current_plugin!r}: action class {cls.__name__} has no kind")
         if cls.kind in self._by_kind:
@@ -101,7 +109,7 @@ class ActionRegistry:
             raise PluginConflict(
                 f"plugins {other!r} and {self.current_plugin!r} both register the action {cls.kind!r}"
             )
-        reg = Registration(cls, handler, self.current_plugin, starts_turn, fallback)
+        reg = Registration(cls, handler, self.current_plugin, starts_turn, fallback, any_time)
         self._by_kind[cls.kind] = reg
         self._by_cls[cls] = reg
 

@@ -115,7 +115,7 @@ class Game:
         """The seats that may act now."""
         st = self.state
         if st.phase == "setup":
-            return [i for i, p in enumerate(st.players) if p.decision is not None]
+            return [i for i, p in enumerate(st.players) if p.decision is not None and not p.resigned]
         return [st.current] if st.phase == "play" else []
 
     @property
@@ -174,7 +174,9 @@ class Game:
         player = st.players[seat]
         if player.resigned:
             raise NotYourTurn(seat, action, "this seat has left the game")
-        if player.decision is not None:
+        if reg.any_time:
+            pass
+        elif player.decision is not None:
             if action.kind not in player.decision.allowed:
                 raise NotLegalNow(
                     seat, action,
@@ -193,6 +195,8 @@ class Game:
         st = self.state
         if st.phase == "over" or st.players[seat].decision is not None:
             return
+        if st.phase == "play" and seat != st.current:
+            return  # an out-of-turn action (resigning) does not end the current turn
         if st.phase == "setup":
             if not any(p.decision for p in st.players):
                 self._start_play()
@@ -239,18 +243,25 @@ class Game:
     def finish(self, reason: str) -> None:
         """End the game now and score it. Plugins call this to end a game early (all passed, resigned)."""
         st = self.state
+        for seat in range(len(st.players)):
+            self.cancel_decision(seat)
         st.phase = "over"
         st.end_reason = reason
-        for p in st.players:
-            p.decision = None
         self.result = score_game(self)
+
+    def cancel_decision(self, seat: int) -> None:
+        """Drop ``seat``'s pending decision, letting its plugin put held cards back (R-TURN-4)."""
+        player = self.state.players[seat]
+        if player.decision is not None:
+            self.hook.ttr_decision_cancelled(game=self, seat=seat, decision=player.decision)
+            player.decision = None
 
     # --- failure -------------------------------------------------------------------------------
 
     def _rebuild(self) -> None:
         """Restore the state before the failed action by replaying the log: the log is the truth."""
         fresh = Game(self.ruleset, self.names, self.seed)
-        for seat, action in self.log[: len(self.log)]:
+        for seat, action in self.log:
             fresh.apply(seat, action)
         self.__dict__.update(fresh.__dict__)
 

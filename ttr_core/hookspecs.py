@@ -125,6 +125,16 @@ def ttr_turn_ended(game: Game, seat: int, action: Action) -> None:
     """
 
 
+@hookspec
+def ttr_decision_cancelled(game: Game, seat: int, decision: Decision) -> None:
+    """Undo ``decision``, which ``seat`` will never answer: the game ended, or the seat left (R-TURN-4).
+
+    Called before the decision is dropped. The plugin that created it puts every card it holds
+    back where the rules say (a tunnel's base returns to the hand, revealed cards go to the
+    discard, offered tickets go back under the deck). Returns nothing.
+    """
+
+
 @hookspec(firstresult=True)
 @policy
 def ttr_final_round_triggered(game: Game, seat: int) -> bool | None:
@@ -252,4 +262,14 @@ def ttr_choose_winners(game: Game, scores: Sequence[PlayerScore]) -> Winners:
     """Return the winners among ``scores`` and what decided it (the winner row, tie-breakers).
 
     Called once when the game is scored. Policy: one plugin answers.
+    """
+
+
+@hookspec
+def ttr_load_position(game: Game, seat: int, entry: Mapping[str, Any]) -> Sequence[str] | None:
+    """Read this plugin's keys of one player's entry in a hand-given position (``ttr score``), such as
+    ``stations``, into the state; return the keys it consumed.
+
+    Called once per player when a position is loaded, after routes and tickets are placed. A key
+    that no plugin consumes is reported as an error.
     """

@@ -1,0 +1,255 @@
+"""The ``ttr`` command line: play, replay, score, variants.
+
+Exit codes: 0 success, 1 an engine failure (a bug: please report it), 2 bad input (a broken
+variant, map, record or position file, an unknown plugin...), printed as located messages.
+Every command takes ``--json`` for scripts.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import cattrs
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ttr_core import bots, record, variant
+from ttr_core.errors import FileProblems, TTRError
+from ttr_core.files import read_json
+from ttr_core.game import Game
+from ttr_core.position import score_position
+from ttr_core.scoring import GameResult
+
+_conv = cattrs.Converter()
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 140)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _guarded(fn):
+    """Bad input becomes located messages and exit code 2, never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except FileProblems as exc:
+            for problem in exc.problems:
+                err.print(f"[red]error:[/red] {problem}", markup=True)
+            sys.exit(2)
+        except TTRError as exc:
+            err.print(f"[red]error:[/red] {exc}", markup=True)
+            sys.exit(2)
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ttr-engine")
+def main() -> None:
+    """ttr-engine: a rules engine for the Ticket to Ride family of railway games."""
+
+
+# --- play / replay / score ------------------------------------------------------------------
+
+
+@main.command()
+@click.option("--variant", "variant_id", default="usa", show_default=True, help="Variant id or .toml file.")
+@click.option("--version", "rules_version", type=int, default=None, help="Rules version (default: the current one).")
+@click.option("--players", type=click.IntRange(1, 10), default=4, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--bots", "bot_names", default="random", show_default=True, help=f"Comma-separated, cycled over seats: {', '.join(bots.BOTS)}.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the game record here.")
+@click.option("--quiet", is_flag=True, help="Print only the final table.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@_guarded
+def play(variant_id, rules_version, players, seed, bot_names, out_path, quiet, as_json):
+    """Play a whole game of bots and print the final score table."""
+    ruleset = variant.load(variant_id, rules_version)
+    names = [b.strip() for b in bot_names.split(",") if b.strip()]
+    unknown = [b for b in names if b not in bots.BOTS]
+    if unknown or not names:
+        raise TTRError(f"unknown bot(s) {', '.join(unknown) or '(none)'}; known: {', '.join(bots.BOTS)}")
+    printer = None if (quiet or as_json) else _TurnPrinter()
+    game = bots.play_game(ruleset, players, seed, names, on_action=printer)
+    if out_path:
+        record.save(game, out_path)
+    _finish(game, as_json, extra={"record": str(out_path) if out_path else None})
+
+
+@main.command()
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True)
+@_guarded
+def replay(path, as_json):
+    """Replay a game record, check that it reproduces, print its final table."""
+    data = record.load(path)
+    game = record.replay(data, str(path))
+    again = record.dumps(record.make_record(game))
+    if again != record.dumps(data):
+        raise TTRError(f"{path}: replays to the same state but not to the same record bytes")
+    _finish(game, as_json, extra={"record": str(path), "reproduced": True})
+
+
+@main.command()
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--variant", "variant_id", default=None, help="Score under this variant instead of the file's.")
+@click.option("--version", "rules_version", type=int, default=None, help="Score under this rules version.")
+@click.option("--json", "as_json", is_flag=True)
+@_guarded
+def score(path, variant_id, rules_version, as_json):
+    """Score a finished position given by hand (routes, tickets, stations per player)."""
+    game = score_position(read_json(path), str(path), rules_version, variant_id)
+    _finish(game, as_json)
+
+
+def _finish(game: Game, as_json: bool, extra: dict[str, Any] | None = None) -> None:
+    result = game.result
+    if as_json:
+        data = {"variant": game.ruleset.variant, "version": game.ruleset.version, **(extra or {})}
+        data["result"] = _conv.unstructure(result) if result else None
+        click.echo(json.dumps(data, indent=2))
+        return
+    rs = game.ruleset
+    out.print(f"[bold]{rs.title}[/bold] — variant {rs.variant}, rules version {rs.version}", markup=True)
+    if result is None:
+        out.print("the game is not over")
+        return
+    out.print(score_table(game, result))
+    won = " and ".join(game.names[s] for s in result.winners.seats)
+    out.print(f"Winner: [bold]{won}[/bold] (decided by {result.winners.decided_by}); the game ended because {result.reason}.", markup=True)
+    for s in result.scores:
+        for note in s.notes:
+            out.print(f"  {s.name}: {note}")
+
+
+def score_table(game: Game, result: GameResult) -> Table:
+    bonus_names = sorted({b.name for s in result.scores for b in s.bonuses})
+    table = Table(title="Final scores")
+    for col in ("Player", "Routes", "Tickets done", "Tickets failed", "Ticket pts", *bonus_names, "Total"):
+        table.add_column(col, justify="left" if col == "Player" else "right")
+    for s in result.scores:
+        star = " *" if s.seat in result.winners.seats else ""
+        table.add_row(
+            s.name + star + (" (resigned)" if s.resigned else ""),
+            str(s.routes),
+            str(len(s.tickets_completed)),
+            str(len(s.tickets_failed)),
+            f"{s.ticket_points:+d}",
+            *(str(s.bonus(b)) for b in bonus_names),
+            f"[bold]{s.total}[/bold]",
+        )
+    return table
+
+
+class _TurnPrinter:
+    """One compact line per turn: ``T12 P3 claim Denver-Omaha red+1L``."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def __call__(self, game: Game, seat: int, action) -> None:
+        self.parts.append(describe(game, action))
+        player = game.state.players[seat]
+        if player.decision is None:
+            phase = "setup" if action.kind == "keep-tickets" and game.state.turn == 0 else f"T{game.state.turn}"
+            out.print(f"{phase:>5} {player.name}: {'; '.join(self.parts)}")
+            self.parts = []
+
+
+def describe(game: Game, action) -> str:
+    kind = action.kind
+    if kind == "draw-card":
+        return "draw deck" if action.slot is None else f"draw slot {action.slot}"
+    if kind == "claim-route":
+        pay = action.color or "locomotives"
+        extra = f"+{action.locomotives}L" if action.locomotives and action.color else ""
+        extra += f"+{action.triples}x3" if action.triples else ""
+        return f"claim {action.route} {pay}{extra}"
+    if kind == "keep-tickets":
+        return f"keep {len(action.tickets)} ticket(s)"
+    data = game.registry.to_data(action)
+    rest = " ".join(f"{k}={v}" for k, v in data.items() if k != "kind")
+    return f"{kind} {rest}".strip()
+
+
+# --- variants ------------------------------------------------------------------------------
+
+
+@main.group(invoke_without_command=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@_guarded
+def variants(ctx, as_json):
+    """List the installed variants (subcommands: show, check)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    rows = []
+    for vid, path in sorted(variant.available().items()):
+        try:
+            rs = variant.load(vid)
+            rows.append({"id": vid, "title": rs.title, "version": rs.version, "map": rs.board.id,
+                         "players": f"{rs.players.min}-{rs.players.max}", "ok": True})
+        except TTRError as exc:
+            rows.append({"id": vid, "title": "", "version": None, "map": "", "players": "", "ok": False, "error": str(exc)})
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    table = Table(title="Variants")
+    for col in ("id", "title", "rules version", "map", "players"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(r["id"], r["title"] or "[red]broken[/red]", str(r["version"] or ""), r["map"], r["players"])
+    out.print(table)
+
+
+@variants.command("show")
+@click.argument("variant_id")
+@click.option("--version", "rules_version", type=int, default=None)
+@click.option("--json", "as_json", is_flag=True)
+@_guarded
+def variants_show(variant_id, rules_version, as_json):
+    """Show a variant's map, rules version, plugins and parameters."""
+    rs = variant.load(variant_id, rules_version)
+    data = {
+        "id": rs.variant, "title": rs.title, "version": rs.version, "history": list(rs.notes),
+        "map": {"id": rs.board.id, "cities": len(rs.board.cities), "routes": len(rs.board.routes),
+                "tickets": len(rs.board.tickets), "trains": rs.board.trains},
+        "players": [rs.players.min, rs.players.max],
+        "plugins": {name: _conv.unstructure(rs.configs.get(name)) for name in rs.plugins},
+        "file": rs.path,
+    }
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    out.print(f"[bold]{rs.title}[/bold] ({rs.variant}, rules version {rs.version}) from {rs.path}", markup=True)
+    for i, note in enumerate(rs.notes, 1):
+        out.print(f"  v{i}: {note}")
+    m = data["map"]
+    out.print(f"map {m['id']}: {m['cities']} cities, {m['routes']} routes, {m['tickets']} tickets, {m['trains']} trains; "
+              f"{rs.players.min}-{rs.players.max} players")
+    for name, cfg in data["plugins"].items():
+        out.print(f"  [cyan]{name}[/cyan] {json.dumps(cfg) if cfg else ''}", markup=True)
+
+
+@variants.command("check")
+@click.argument("path")
+@click.option("--json", "as_json", is_flag=True)
+@_guarded
+def variants_check(path, as_json):
+    """Check a variant file (every rules version); exit code 2 and located messages if it is broken."""
+    vf_path = variant.find_variant(path)
+    first = variant.load(str(vf_path))
+    checked = [variant.load(str(vf_path), v) for v in range(1, first.version + 1)]
+    if as_json:
+        click.echo(json.dumps({"file": str(vf_path), "ok": True, "versions": [r.version for r in checked]}))
+    else:
+        out.print(f"{vf_path}: ok ({first.variant}, rules versions 1-{first.version})")
+
+
+if __name__ == "__main__":
+    main()
