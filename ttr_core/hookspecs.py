@@ -273,3 +273,11 @@ def ttr_load_position(game: Game, seat: int, entry: Mapping[str, Any]) -> Sequen
     Called once per player when a position is loaded, after routes and tickets are placed. A key
     that no plugin consumes is reported as an error.
     """
+
+
+@hookspec
+def ttr_invariant_problems(game: Game) -> Sequence[str] | None:
+    """Return what is wrong with this plugin's part of the state (e.g. stations on board + in supply
+    no longer 3 per player), or nothing. Called by ``ttr_core.testing.invariant_problems`` after
+    every action of the test suites and the soak run. All answers are collected.
+    """
