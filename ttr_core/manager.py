@@ -9,6 +9,7 @@ one policy hook.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,27 @@ from ttr_core.errors import PluginConflict, PluginError, UnknownPlugin
 
 GROUP = "ttr"
 
+#: plugins enabled in-process by ``local_plugins`` (tests, a plugin not packaged yet)
+_LOCAL: dict[str, type] = {}
+
+
+@contextlib.contextmanager
+def local_plugins(plugins: Mapping[str, type]):
+    """Make plugin classes loadable by name without installing a package, for the ``with`` block."""
+    from ttr_core import variant
+
+    clash = sorted(set(plugins) & (set(available()) | set(_LOCAL)))
+    if clash:
+        raise PluginConflict(f"local plugin name(s) already taken: {', '.join(clash)}")
+    _LOCAL.update(plugins)
+    variant.clear_caches()
+    try:
+        yield
+    finally:
+        for name in plugins:
+            _LOCAL.pop(name, None)
+        variant.clear_caches()
+
 
 @functools.cache
 def available() -> Mapping[str, EntryPoint]:
@@ -32,8 +54,14 @@ def available() -> Mapping[str, EntryPoint]:
     return found
 
 
-@functools.cache
 def plugin_class(name: str) -> type:
+    if name in _LOCAL:
+        return _LOCAL[name]
+    return _installed_class(name)
+
+
+@functools.cache
+def _installed_class(name: str) -> type:
     eps = available()
     if name not in eps:
         close = difflib.get_close_matches(name, list(eps), n=3)

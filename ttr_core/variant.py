@@ -115,6 +115,13 @@ def _find_map(name: str, near: Path) -> Path:
     raise VariantError([f"{near}: $.map: unknown map {name!r}"])
 
 
+def clear_caches() -> None:
+    """Forget loaded variant files (after they changed on disk, or plugins were added)."""
+    _load.cache_clear()
+    _read.cache_clear()
+    variant_dirs.cache_clear()
+
+
 # --- loading --------------------------------------------------------------------------------
 
 
