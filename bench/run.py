@@ -1,0 +1,266 @@
+"""ttr-engine benchmarks: ``python -m bench.run`` (``--quick`` for a short run).
+
+Prints one table: full games per second and µs per action with bots, longest path, end-of-game
+scoring with stations, replay speed and record size, memory per live game. Targets live here
+and in the README, never as timing asserts in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from ttr_core import record, variant
+from ttr_core.bots import BOTS, play_game
+from ttr_core.errors import TTRError
+from ttr_core.network import longest_trail
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "bench"
+
+GAME_CASES = [("usa", 2), ("usa", 4), ("europe", 4), ("wor", 6), ("ussr", 4)]
+TARGETS = {("usa", 4): 60.0, ("europe", 4): 90.0}  # µs per action (issue: "per turn" = one player action)
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "?"
+
+
+def bench_games(variant_id: str, players: int, games: int, bot: str) -> dict:
+    try:
+        rs = variant.load(variant_id)
+    except TTRError:
+        return {"case": f"{variant_id} {players}p {bot}", "note": "variant not available"}
+    if bot not in BOTS:
+        return {"case": f"{variant_id} {players}p {bot}", "note": f"no {bot} bot yet"}
+    actions = 0
+    t0 = time.perf_counter()
+    for seed in range(games):
+        actions += len(play_game(rs, players, seed, (bot,)).log)
+    dt = time.perf_counter() - t0
+    us = dt / actions * 1e6
+    target = TARGETS.get((variant_id, players)) if bot == "random" else None
+    return {
+        "case": f"{variant_id} {players}p {bot}",
+        "games/s": f"{games / dt:.1f}",
+        "µs/action": f"{us:.0f}",
+        "actions/game": f"{actions / games:.0f}",
+        "target": f"≤ {target:.0f} µs" if target else "",
+        "met": "" if not target else ("yes" if us <= target else f"no ({us / target:.1f}×)"),
+    }
+
+
+def _edges(board, routes):
+    return [(board.routes[r].ai, board.routes[r].bi, board.routes[r].length) for r in routes]
+
+
+def random_network(board, rng: random.Random, cars: int = 45) -> list[int]:
+    """A network a player could build: grown route by route from a random start, up to ``cars``."""
+    by_city: dict[int, list[int]] = {}
+    for r in board.routes:
+        by_city.setdefault(r.ai, []).append(r.index)
+        by_city.setdefault(r.bi, []).append(r.index)
+    chosen: list[int] = []
+    used = 0
+    touched = {rng.randrange(len(board.cities))}
+    for _ in range(200):
+        frontier = [r for c in touched for r in by_city.get(c, []) if r not in chosen
+                    and not any(p in chosen for p in board.routes[r].parallel)]
+        if rng.random() < 0.15:  # players also build disconnected pieces
+            frontier = [r.index for r in board.routes if r.index not in chosen]
+        frontier = [r for r in frontier if used + board.routes[r].length <= cars]
+        if not frontier:
+            break
+        r = rng.choice(frontier)
+        chosen.append(r)
+        used += board.routes[r].length
+        touched |= {board.routes[r].ai, board.routes[r].bi}
+    return chosen
+
+
+def worst_network(board, rng: random.Random, tries: int = 300) -> tuple[float, list[int]]:
+    """Search for the slowest network: short routes packed into one region make the most cycles."""
+    worst = (0.0, [])
+    for _ in range(tries):
+        center = rng.randrange(len(board.cities))
+        chosen, used, touched = [], 0, {center}
+        while True:
+            frontier = sorted(
+                (r.index for r in board.routes if (r.ai in touched or r.bi in touched) and r.index not in chosen
+                 and not any(p in chosen for p in r.parallel) and used + r.length <= 45),
+                key=lambda i: (board.routes[i].length, rng.random()),
+            )
+            if not frontier:
+                break
+            pick = frontier[0] if rng.random() < 0.8 else rng.choice(frontier)
+            chosen.append(pick)
+            used += board.routes[pick].length
+            touched |= {board.routes[pick].ai, board.routes[pick].bi}
+        t = _time_once(_edges(board, chosen))
+        if t > worst[0]:
+            worst = (t, chosen)
+    return worst
+
+
+def _time_once(edges, repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        longest_trail(edges)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def bench_longest(quick: bool) -> list[dict]:
+    rows = []
+    data = json.loads((SHARED / "longest-realistic-usa.json").read_text())
+    board = variant.load("usa").board
+    edges = [(board.city_index[r["from"]], board.city_index[r["to"]], r["length"]) for r in data["routes"]]
+    times = [_time_once(edges, 1) for _ in range(200 if quick else 2000)]
+    rows.append({"case": "realistic USA network (15 routes)", "median": _us(statistics.median(times)),
+                 "p99": _us(_pct(times, 99)), "max": _us(max(times)), "target": "median ≤ 170 µs",
+                 "met": "yes" if statistics.median(times) <= 170e-6 else "no", "value": longest_trail(edges)})
+    for map_variant in ("usa", "europe", "ussr"):
+        try:
+            board = variant.load(map_variant).board
+        except TTRError:
+            continue
+        rng = random.Random(7)
+        nets = [random_network(board, rng) for _ in range(200 if quick else 1000)]
+        times = [_time_once(_edges(board, n), 1) for n in nets]
+        rows.append({"case": f"{board.id}: random networks ≤ 45 cars", "median": _us(statistics.median(times)),
+                     "p99": _us(_pct(times, 99)), "max": _us(max(times)), "target": "p99 ≤ 1 ms",
+                     "met": "yes" if _pct(times, 99) <= 1e-3 else "no"})
+        worst, net = worst_network(board, rng, 60 if quick else 300)
+        rows.append({"case": f"{board.id}: worst network found ({len(net)} routes)", "median": "", "p99": "",
+                     "max": _us(worst), "target": "≤ 20 ms", "met": "yes" if worst <= 20e-3 else "no"})
+    return rows
+
+
+def bench_station_scoring() -> dict:
+    """4 players, 3 stations each in the busiest Europe cities, everything else claimed."""
+    try:
+        from ttr_core.position import score_position
+        rs = variant.load("europe")
+    except (TTRError, ImportError):
+        return {"case": "end-of-game scoring, 4p × 3 stations", "note": "europe/stations not available"}
+    board = rs.board
+    degree = sorted(board.cities, key=lambda c: -sum(1 for r in board.routes if c.index in (r.ai, r.bi)))
+    busiest = [c.name for c in degree[:12]]
+    rng = random.Random(3)
+    routes = list(board.routes)
+    rng.shuffle(routes)
+    players = [{"name": f"P{i + 1}", "routes": [], "tickets": [], "stations": busiest[3 * i: 3 * i + 3]} for i in range(4)]
+    cars = [0] * 4
+    for r in routes:
+        i = min(range(4), key=lambda k: cars[k])
+        if cars[i] + r.length <= 45:
+            players[i]["routes"].append(r.id)
+            cars[i] += r.length
+    tickets = [t.id for t in board.tickets]
+    for i, p in enumerate(players):
+        p["tickets"] = tickets[i * 8: i * 8 + 8]
+    data = {"variant": "europe", "players": players}
+    times = []
+    for _ in range(20):
+        t0 = time.perf_counter()
+        score_position(data)
+        times.append(time.perf_counter() - t0)
+    worst = max(times)
+    return {"case": "end-of-game scoring, 4p × 3 stations (busiest cities)", "median": _us(statistics.median(times)),
+            "max": _us(worst), "target": "≤ 5 ms", "met": "yes" if worst <= 5e-3 else "no"}
+
+
+def bench_replay(games: int) -> dict:
+    rs = variant.load("usa")
+    recs = [record.make_record(play_game(rs, 4, seed)) for seed in range(games)]
+    n = sum(len(r["actions"]) for r in recs)
+    size = statistics.mean(len(record.dumps(r).encode()) for r in recs)
+    t0 = time.perf_counter()
+    for r in recs:
+        record.replay(r)
+    dt = time.perf_counter() - t0
+    return {"case": "replay usa 4p", "actions/s": f"{n / dt:,.0f}", "bytes/game": f"{size:,.0f}",
+            "target": "≥ 50,000 actions/s", "met": "yes" if n / dt >= 50_000 else f"no ({50_000 / (n / dt):.1f}×)"}
+
+
+def bench_memory() -> dict:
+    from ttr_core.game import Game
+
+    rs = variant.load("usa")
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    games = []
+    for seed in range(20):
+        g = Game(rs, ["A", "B", "C", "D"], seed)
+        bot_rng = random.Random(seed)
+        while not g.over and len(g.log) < 100:
+            seat = g.to_act()[0]
+            g.apply(seat, bot_rng.choice(g.legal_actions(seat)))
+        games.append(g)
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    per_game = sum(s.size_diff for s in after.compare_to(before, "filename")) / len(games)
+    return {"case": "memory per live game (usa 4p, after 100 actions)", "bytes": f"{per_game / 1024:,.0f} KB",
+            "target": "≤ 200 KB", "met": "yes" if per_game <= 200 * 1024 else "no"}
+
+
+def _us(seconds: float) -> str:
+    return f"{seconds * 1e6:,.0f} µs"
+
+
+def _pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p / 100))]
+
+
+def _table(title: str, rows: list[dict]) -> Table:
+    cols: list[str] = []
+    for r in rows:
+        cols += [k for k in r if k not in cols]
+    t = Table(title=title)
+    for c in cols:
+        t.add_column(c, justify="left" if c in ("case", "note") else "right")
+    for r in rows:
+        t.add_row(*(str(r.get(c, "")) for c in cols))
+    return t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="fewer games and networks (about a minute)")
+    args = ap.parse_args()
+    games = 10 if args.quick else 100
+    con = Console(width=160)
+    con.print(f"ttr-engine benchmarks — commit {_commit()}, Python {platform.python_version()}, "
+              f"{platform.machine()} {platform.processor() or ''}, {_cpus()} cores, {time.strftime('%Y-%m-%d')}")
+    con.print(_table("Full games, random bots, 1 process", [bench_games(v, p, games, "random") for v, p in GAME_CASES]))
+    con.print(_table("Full games, ticket-seeking bots", [bench_games(v, p, max(games // 5, 4), "ticket") for v, p in GAME_CASES]))
+    con.print(_table("Longest path", bench_longest(args.quick)))
+    con.print(_table("End-of-game scoring with stations", [bench_station_scoring()]))
+    con.print(_table("Replay and records", [bench_replay(games // 2 or 5)]))
+    con.print(_table("Memory", [bench_memory()]))
+
+
+def _cpus() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
