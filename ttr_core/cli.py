@@ -238,18 +238,52 @@ def variants_show(variant_id, rules_version, as_json):
 
 @variants.command("check")
 @click.argument("path")
+@click.option("--play", "games", type=click.IntRange(0, 100_000), default=0,
+              help="Also play this many seeded bot games per rules version, checking the invariants after every action.")
 @click.option("--json", "as_json", is_flag=True)
 @_guarded
-def variants_check(path, as_json):
-    """Check a variant file (every rules version); exit code 2 and located messages if it is broken."""
+def variants_check(path, games, as_json):
+    """Check a variant file (every rules version); exit code 2 and located messages if it is broken.
+
+    With --play N: the conformance check for a new variant or house rule. N seeded games of
+    random bots over the allowed player counts; after every action the engine's invariants
+    (cards, trains, scores, ownership, and every plugin's own) must hold, and every game
+    must replay to the same record.
+    """
+    from ttr_core.testing import conformance_problems
+
     vf_path = variant.find_variant(path)
     first = variant.load(str(vf_path))
     checked = [variant.load(str(vf_path), v) for v in range(1, first.version + 1)]
+    problems = [p for rs in checked for p in conformance_problems(rs, games)] if games else []
     if as_json:
-        click.echo(json.dumps({"file": str(vf_path), "ok": True, "versions": [r.version for r in checked]}))
+        click.echo(json.dumps({"file": str(vf_path), "ok": not problems, "versions": [r.version for r in checked],
+                               "games": games * len(checked), "problems": problems}))
     else:
-        out.print(f"{vf_path}: ok ({first.variant}, rules versions 1-{first.version})")
+        for p in problems:
+            err.print(f"[red]error:[/red] {p}", markup=True)
+        played = f"; {games * len(checked)} games played" if games else ""
+        out.print(f"{vf_path}: {'ok' if not problems else 'FAILED'} ({first.variant}, rules versions 1-{first.version}{played})")
+    if problems:
+        sys.exit(1)
 
+
+def _add_plugin_commands() -> None:
+    # Commands that live in their own modules (analysis: rescore, simulate, compare; serve)
+    # register themselves here, so this file stays the home of the basic commands.
+    import importlib
+
+    for module in ("ttr_core.cli_analysis", "ttr_core.cli_serve"):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        mod.register(main)
+
+
+_add_plugin_commands()
 
 if __name__ == "__main__":
     main()

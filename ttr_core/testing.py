@@ -149,3 +149,31 @@ def secrets_of(game: Game, seat: int) -> dict[str, object]:
     p = game.state.players[seat]
     offered = getattr(p.decision, "offered", ())
     return {"tickets": [game.board.tickets[t].id for t in (*p.tickets, *offered)]}
+
+
+def conformance_problems(ruleset, games: int, first_seed: int = 0) -> list[str]:
+    """Play ``games`` seeded random-bot games under ``ruleset`` (player counts cycling over the
+    allowed range) and report every broken invariant or failed replay, located by seed and action."""
+    from ttr_core import record
+    from ttr_core.bots import play_game
+
+    lo, hi = ruleset.players.min, ruleset.players.max
+    problems: list[str] = []
+    for k in range(games):
+        seed, players = first_seed + k, lo + k % (hi - lo + 1)
+        where = f"{ruleset.variant} v{ruleset.version} seed {seed} ({players} players)"
+
+        def check(game, seat, action, where=where):
+            found = invariant_problems(game)
+            if found:
+                raise AssertionError(f"{where}, action {len(game.log)} ({action.kind} by seat {seat}): {'; '.join(found)}")
+
+        try:
+            game = play_game(ruleset, players, seed, on_action=check)
+            text = record.dumps(record.make_record(game))
+            again = record.dumps(record.make_record(record.replay(record.make_record(game))))
+            if text != again:
+                problems.append(f"{where}: the record does not replay to the same bytes")
+        except Exception as exc:  # noqa: BLE001 - every failure is a finding to report, not to crash on
+            problems.append(f"{where}: {type(exc).__name__}: {exc}")
+    return problems

@@ -1,29 +1,20 @@
 """Bots: players that choose actions by themselves, for bot games and simulations.
 
+A bot is a class built with ``(seed, seat)`` whose ``choose(game, seat)`` returns an action;
+``BOTS`` maps the names the command line takes to those classes.
+
 A bot never touches the game's own generator (that would change the deck); each bot has its own,
 seeded from the game seed and its seat, so a bot game is reproducible from its seed.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 
 from ttr_core.actions import Action
+from ttr_core.bots.random_bot import RandomBot
 from ttr_core.game import Game
 from ttr_core.variant import Ruleset
-
-
-class RandomBot:
-    """Picks uniformly among the legal actions (one payment per route and colour)."""
-
-    name = "random"
-
-    def __init__(self, seed: int, seat: int):
-        self.rng = random.Random(f"random-bot:{seed}:{seat}")
-
-    def choose(self, game: Game, seat: int) -> Action:
-        return self.rng.choice(game.legal_actions(seat))
 
 
 BOTS: dict[str, Callable[[int, int], object]] = {"random": RandomBot}

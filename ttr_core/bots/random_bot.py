@@ -1,0 +1,18 @@
+"""The random bot: uniformly among the legal actions (one payment per route and colour)."""
+
+from __future__ import annotations
+
+import random
+
+from ttr_core.actions import Action
+from ttr_core.game import Game
+
+
+class RandomBot:
+    name = "random"
+
+    def __init__(self, seed: int, seat: int):
+        self.rng = random.Random(f"random-bot:{seed}:{seat}")
+
+    def choose(self, game: Game, seat: int) -> Action:
+        return self.rng.choice(game.legal_actions(seat))
