@@ -276,6 +276,14 @@ def ttr_load_position(game: Game, seat: int, entry: Mapping[str, Any]) -> Sequen
 
 
 @hookspec
+def ttr_dump_position(game: Game, seat: int) -> Mapping[str, Any] | None:
+    """Return this plugin's keys of ``seat``'s entry in a position (the inverse of ``ttr_load_position``),
+    e.g. ``{"stations": ["Paris"]}``. Called when a finished game is exported for rescoring under
+    another variant (``ttr rescore``). All answers are merged.
+    """
+
+
+@hookspec
 def ttr_invariant_problems(game: Game) -> Sequence[str] | None:
     """Return what is wrong with this plugin's part of the state (e.g. stations on board + in supply
     no longer 3 per player), or nothing. Called by ``ttr_core.testing.invariant_problems`` after

@@ -120,3 +120,25 @@ def _with_custom_tickets(board, players, where, problems):
         tickets = board.tickets + tuple(extra)
         board = attrs.evolve(board, tickets=tickets, ticket_index={t.id: t.index for t in tickets})
     return board, ids
+
+
+def position_of(game: Game) -> dict[str, Any]:
+    """The position a game has reached, in the format ``score_position`` reads: what a rescoring
+    under another variant or rules version starts from."""
+    board = game.board
+    players = []
+    for seat, p in enumerate(game.state.players):
+        entry: dict[str, Any] = {
+            "name": p.name,
+            "routes": [board.routes[r].id for r in p.routes],
+            "tickets": [
+                board.tickets[t].id if t < len(game.ruleset.board.tickets) and "#" not in board.tickets[t].id
+                else {"from": board.tickets[t].a, "to": board.tickets[t].b, "points": board.tickets[t].points}
+                for t in p.tickets
+            ],
+            "resigned": p.resigned,
+        }
+        for answer in game.hook.ttr_dump_position(game=game, seat=seat):
+            entry.update(answer or {})
+        players.append(entry)
+    return {"variant": game.ruleset.variant, "version": game.ruleset.version, "players": players}
