@@ -11,7 +11,6 @@ only from ``game.rng``, seeded here), which is what records store and what ``rep
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,7 +51,8 @@ class Game:
         self.rng = random.Random(seed)
         self._policies: dict[tuple, Any] = {}
         self.registry = self._register_actions()
-        self.cards = CardKinds.from_counts(self._deck_counts())
+        self.deck_counts = self._deck_counts()
+        self.cards = CardKinds.from_counts(self.deck_counts)
         self._points = dict(self.policy("ttr_route_points"))
         self.log: list[tuple[int, Action]] = []
         self.result: GameResult | None = None
@@ -79,7 +79,7 @@ class Game:
         return counts
 
     def _new_state(self, players: Sequence[str]) -> GameState:
-        counts = self._deck_counts()
+        counts = self.deck_counts
         deck = [self.cards.id(name) for name in self.cards.names for _ in range(counts.get(name, 0))]
         self.rng.shuffle(deck)
         tickets = list(range(len(self.board.tickets)))
@@ -266,20 +266,19 @@ class Game:
         self.__dict__.update(fresh.__dict__)
 
     def _blame(self, exc: BaseException, seat: int, action: Action) -> PluginFailed:
-        plugins = {id(p): name for name, p in self.pm.list_name_plugin()}
-        plugin, hook = "?", "?"
+        """Name the plugin and the hook (or handler method) where ``exc`` left plugin code: the
+        outermost plugin frame of the traceback, the one the core called."""
+        by_instance = {id(p): name for name, p in self.pm.list_name_plugin()}
+        by_module = {type(p).__module__: name for name, p in self.pm.list_name_plugin()}
         tb = exc.__traceback__
         while tb is not None:
-            owner = tb.tb_frame.f_locals.get("self")
-            if owner is not None and id(owner) in plugins:
-                plugin, hook = plugins[id(owner)], tb.tb_frame.f_code.co_name
-                break
-            owner_mod = sys.modules.get(tb.tb_frame.f_globals.get("__name__", ""))
-            for name, p in self.pm.list_name_plugin():
-                if owner_mod is not None and type(p).__module__ == owner_mod.__name__ and plugin == "?":
-                    plugin, hook = name, tb.tb_frame.f_code.co_name
+            frame = tb.tb_frame
+            owner = frame.f_locals.get("self")
+            plugin = by_instance.get(id(owner)) or by_module.get(frame.f_globals.get("__name__", ""))
+            if plugin:
+                return PluginFailed(plugin, frame.f_code.co_name, seat, action, exc)
             tb = tb.tb_next
-        return PluginFailed(plugin, hook, seat, action, exc)
+        return PluginFailed("?", "?", seat, action, exc)
 
     # --- looking ------------------------------------------------------------------------------
 

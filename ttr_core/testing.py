@@ -105,7 +105,7 @@ def invariant_problems(game: Game) -> list[str]:
     """Every broken invariant, as a sentence; empty when all hold."""
     st = game.state
     problems: list[str] = []
-    expected = Counter({game.cards.id(n): c for n, c in game._deck_counts().items() if c})
+    expected = Counter({game.cards.id(n): c for n, c in game.deck_counts.items() if c})
     census = card_census(game)
     if census != expected:
         diff = {game.cards.names[k]: census.get(k, 0) - expected.get(k, 0) for k in set(census) | set(expected)}
