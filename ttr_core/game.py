@@ -151,16 +151,24 @@ class Game:
 
     def apply(self, seat: int, action: Action) -> None:
         """Apply ``seat``'s action, or raise an ``IllegalAction`` and leave the game unchanged."""
-        reg = self._admit(seat, action)
+        logged = len(self.log)
+        try:
+            reg = self._admit(seat, action)
+        except IllegalAction:
+            raise  # checks change nothing
+        except Exception as exc:  # a plugin failed while the action was checked (checks change nothing)
+            raise self._blame(exc, seat, action) from exc
         try:
             reg.handler.apply(self, seat, action)
             self.log.append((seat, action))
             self._advance(seat, action)
         except BaseException as exc:
-            self._rebuild()
-            if isinstance(exc, IllegalAction | KeyboardInterrupt):
+            # blame before rebuilding: the blame recognises this game's plugin instances
+            failure = None if isinstance(exc, IllegalAction | KeyboardInterrupt) else self._blame(exc, seat, action)
+            self._rebuild(logged)
+            if failure is None:
                 raise
-            raise self._blame(exc, seat, action) from exc
+            raise failure from exc
 
     def _admit(self, seat: int, action: Action) -> Registration:
         st = self.state
@@ -258,27 +266,38 @@ class Game:
 
     # --- failure -------------------------------------------------------------------------------
 
-    def _rebuild(self) -> None:
-        """Restore the state before the failed action by replaying the log: the log is the truth."""
+    def _rebuild(self, upto: int) -> None:
+        """Restore the state before the failed action by replaying the first ``upto`` actions of the
+        log (the failed action may have been logged already): the log is the truth."""
         fresh = Game(self.ruleset, self.names, self.seed)
-        for seat, action in self.log:
+        for seat, action in self.log[:upto]:
             fresh.apply(seat, action)
         self.__dict__.update(fresh.__dict__)
 
     def _blame(self, exc: BaseException, seat: int, action: Action) -> PluginFailed:
-        """Name the plugin and the hook (or handler method) where ``exc`` left plugin code: the
-        outermost plugin frame of the traceback, the one the core called."""
-        by_instance = {id(p): name for name, p in self.pm.list_name_plugin()}
-        by_module = {type(p).__module__: name for name, p in self.pm.list_name_plugin()}
+        """Name the plugin and the hook that failed: the innermost frame of the traceback that is a
+        hook implementation of one of this game's plugins; failing that, the innermost frame of
+        plugin code (an action handler, a helper of a plugin module)."""
+        named = self.pm.list_name_plugin()
+        by_id = {id(p): name for name, p in named}
+        by_module: dict[str, str] = {}
+        for name, p in named:
+            by_module.setdefault(type(p).__module__, name)
+        hooks = set(manager.hookspecs_names())
+        frames: list[tuple[str, str]] = []  # (plugin, function), outermost first
         tb = exc.__traceback__
         while tb is not None:
             frame = tb.tb_frame
             owner = frame.f_locals.get("self")
-            plugin = by_instance.get(id(owner)) or by_module.get(frame.f_globals.get("__name__", ""))
-            if plugin:
-                return PluginFailed(plugin, frame.f_code.co_name, seat, action, exc)
+            plugin = by_id.get(id(owner)) if owner is not None else None
+            if plugin is None:
+                plugin = by_module.get(frame.f_globals.get("__name__", ""))
+            if plugin is not None:
+                frames.append((plugin, frame.f_code.co_name))
             tb = tb.tb_next
-        return PluginFailed("?", "?", seat, action, exc)
+        in_hooks = [f for f in frames if f[1] in hooks]
+        plugin, hook = (in_hooks or frames or [("?", "?")])[-1]
+        return PluginFailed(plugin, hook, seat, action, exc)
 
     # --- looking ------------------------------------------------------------------------------
 
