@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import attrs
 
 from ttr_core.actions import DrawTickets, KeepTickets
-from ttr_core.errors import IllegalAction, MalformedAction, NotLegalNow
+from ttr_core.errors import MalformedAction, NotLegalNow
 from ttr_core.network import DisjointSets
 from ttr_core.plugin import Plugin, hookimpl
 from ttr_core.scoring import TicketOutcome
@@ -66,15 +66,15 @@ class Tickets(Plugin):
         offered = {game.board.tickets[t].id: t for t in decision.offered}
         unknown = [t for t in action.tickets if t not in offered]
         if unknown:
-            raise IllegalAction(seat, action, f"not on offer: {', '.join(unknown)} (offered: {', '.join(offered)})")
+            raise NotLegalNow(seat, action, f"not on offer: {', '.join(unknown)} (offered: {', '.join(offered)})")
         if len(set(action.tickets)) != len(action.tickets):
-            raise IllegalAction(seat, action, "a ticket is named twice")
+            raise MalformedAction(seat, action, "a ticket is named twice")
         deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
         kinds = [game.board.tickets[offered[t]].kind for t in action.tickets]
         all_kinds = [game.board.tickets[t].kind for t in decision.offered]
         problem = _keep_problem(kinds, all_kinds, deal)
         if problem:
-            raise IllegalAction(seat, action, problem)
+            raise NotLegalNow(seat, action, problem)
 
     def apply(self, game, seat, action: KeepTickets) -> None:
         st = game.state
