@@ -1,0 +1,71 @@
+"""Shared helpers for the core and ``usa`` suites.
+
+The helpers speak the language of a player: hands by card name, routes by id, scores by name.
+Positions are arranged with :mod:`ttr_core.testing`, which moves real cards, so the invariants
+keep holding in every rule test (``assert_invariants`` is called by ``started`` and ``snapshot``
+users after each arranged situation).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ttr_core import testing
+from ttr_core.game import Game
+
+DATA = Path(__file__).parent / "data"
+
+
+def started(players: int = 2, seed: int = 1) -> Game:
+    """A ``usa`` game past the setup: every player kept every starting ticket; seat 0 to play."""
+    game = testing.keep_all_starting_tickets(testing.new_game("usa", players, seed))
+    assert game.state.phase == "play" and game.state.current == 0
+    return game
+
+
+def hand(game: Game, seat: int) -> dict[str, int]:
+    """The seat's hand by card name, as the player sees it (``view(seat)["you"]["hand"]``)."""
+    return game.view(seat)["you"]["hand"]
+
+
+def owner_of(game: Game, route_id: str) -> int | None:
+    """The seat owning ``route_id`` on the public board, or None."""
+    return game.view(None)["routes"].get(route_id)
+
+
+def snapshot(game: Game) -> tuple[str, int]:
+    """Everything about the game (hidden parts included) and the length of its log."""
+    return json.dumps(game.dump(), sort_keys=True), len(game.log)
+
+
+def score_of(game: Game, name: str):
+    """The final ``PlayerScore`` of the player called ``name``."""
+    assert game.result is not None, "the game is not scored"
+    (score,) = [s for s in game.result.scores if s.name == name]
+    return score
+
+
+def position(*players: dict, variant: str = "usa") -> dict:
+    """A hand-given position (``ttr score``): one dict per player with routes and tickets."""
+    return {"variant": variant, "players": [{"name": f"P{i + 1}", **p} for i, p in enumerate(players)]}
+
+
+def draw_two_blind(game: Game, seat: int) -> None:
+    """A whole turn of drawing two cards blind from the deck (R-DRAW-1)."""
+    from ttr_core.actions import DrawCard
+
+    game.apply(seat, DrawCard(None))
+    game.apply(seat, DrawCard(None))
+
+
+@pytest.fixture
+def usa2() -> Game:
+    return started(2)
+
+
+@pytest.fixture
+def usa3() -> Game:
+    return started(3)
