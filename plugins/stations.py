@@ -1,0 +1,358 @@
+"""Stations (R-STA-1..5, R-BON-4): build one in a free city, then at the end borrow one route of
+another player touching that city, for tickets only.
+
+State, in ``game.state.ext["stations"]`` (JSON data):
+
+* ``built``: ``{"<seat>": n}``, stations taken from the supply. The ``fewest-stations`` tie-breaker
+  of ``ttr_plugins.winner`` reads exactly this shape.
+* ``cities``: ``{"<seat>": ["Paris", ...]}``, the board, in build order (the order of the notes).
+
+``built`` is a counter kept beside the board on purpose: the invariant "on the board + in supply =
+``count``" compares the two, so a handler that moves one and forgets the other is caught.
+
+Which route each station borrows is not stored: the owner chooses only at the end (R-STA-4), so
+the choice is computed when tickets are scored. This plugin answers ``ttr_borrowable_routes`` with
+one group per station; ``ttr_plugins.tickets.ticket_outcome`` tries every combination of one
+route per group. The groups are pruned and deduplicated here (``borrow_groups``) so that the
+combinations are few without ever dropping one that could score more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import ClassVar, Literal
+
+import attrs
+
+from ttr_core.actions import Action
+from ttr_core.cards import COLORS, GRAY
+from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RecordError
+from ttr_core.network import DisjointSets
+from ttr_core.plugin import Plugin, hookimpl
+from ttr_core.scoring import Bonus
+
+NAME = "stations"
+BONUS = "unused-stations"
+_COLOR_ID = {c: i for i, c in enumerate(COLORS)}
+
+
+@attrs.frozen
+class BuildStation(Action):
+    """Build a station in ``city``, paying the next station's cost (R-STA-2) in ``color`` with
+    ``locomotives`` locomotives; ``color`` is None for an all-locomotive payment."""
+
+    kind: ClassVar[str] = "build-station"
+    city: str
+    color: str | None = None
+    locomotives: int = 0
+
+
+def _check_costs(instance, _attribute, costs: list[int]) -> None:
+    if any(c < 1 for c in costs):
+        raise ValueError(f"costs: every station costs at least 1 card, got {costs}")
+
+
+def _check_count(instance, _attribute, count: int) -> None:
+    if count < 0:
+        raise ValueError(f"count: must not be negative, got {count}")
+
+
+class Stations(Plugin):
+    @attrs.frozen
+    class Config:
+        #: R-SET-5: stations per player
+        count: int = attrs.field(default=3, validator=_check_count)
+        #: R-STA-2: cards of one colour for the 1st, 2nd, ... station (locomotives wild)
+        costs: list[int] = attrs.field(factory=lambda: [1, 2, 3], validator=_check_costs)
+        #: R-STA-2: the 1st station's card: "any" colour (europe), or "route-color", the colour of
+        #: one of the routes leaving the city, any colour if one of them is grey (ussr)
+        first_card: Literal["any", "route-color"] = "any"
+        #: R-STA-5, R-BON-4: points per station left in supply at the end
+        points_per_unused: int = 4
+
+        def __attrs_post_init__(self):
+            if len(self.costs) < self.count:
+                raise ValueError(f"costs: {self.count} stations need {self.count} costs, got {self.costs}")
+
+    # --- setup ------------------------------------------------------------------------------
+
+    @hookimpl
+    def ttr_register_actions(self, registry):
+        registry.add(BuildStation, self)
+
+    @hookimpl
+    def ttr_game_created(self, game):
+        seats = [str(s) for s in range(len(game.state.players))]
+        game.state.ext[self.name] = {"built": {s: 0 for s in seats}, "cities": {s: [] for s in seats}}
+
+    # --- reading the state ---------------------------------------------------------------------
+
+    def cities_of(self, game, seat: int) -> list[str]:
+        return self.ext(game)["cities"][str(seat)]
+
+    def owner_of(self, game, city: str) -> int | None:
+        for seat, cities in self.ext(game)["cities"].items():
+            if city in cities:
+                return int(seat)
+        return None
+
+    def left(self, game, seat: int) -> int:
+        return self.config.count - self.ext(game)["built"][str(seat)]
+
+    def _paying_colors(self, game, seat: int, city: str) -> tuple[int, ...]:
+        """Colour ids that may pay the next station in ``city`` (R-STA-2); locomotives always may."""
+        if self.config.first_card == "route-color" and self.ext(game)["built"][str(seat)] == 0:
+            colors = {r.color for r in game.board.routes if city in (r.a, r.b)}
+            if GRAY not in colors:
+                return tuple(sorted(_COLOR_ID[c] for c in colors))
+        return tuple(range(len(COLORS)))
+
+    # --- the build-station action -------------------------------------------------------------
+
+    def legal(self, game, seat) -> Iterator[BuildStation]:
+        if self.left(game, seat) <= 0:
+            return
+        cost = self.config.costs[self.ext(game)["built"][str(seat)]]
+        hand = game.state.players[seat].hand
+        nl = hand[game.cards.locomotive]
+        taken = {c for cities in self.ext(game)["cities"].values() for c in cities}
+        for city in game.board.cities:
+            if city.name in taken:
+                continue
+            # one payment per city and colour, with as few locomotives as the hand allows
+            for c in self._paying_colors(game, seat, city.name):
+                if hand[c] and cost - hand[c] <= nl:
+                    yield BuildStation(city.name, COLORS[c], max(0, cost - hand[c]))
+            if nl >= cost:
+                yield BuildStation(city.name, None, cost)
+
+    def check(self, game, seat, action: BuildStation) -> None:
+        if not isinstance(action.city, str) or action.city not in game.board.city_index:
+            raise MalformedAction(seat, action, f"no city {action.city!r} on map {game.board.id!r}")
+        if isinstance(action.locomotives, bool) or not isinstance(action.locomotives, int) or action.locomotives < 0:
+            raise MalformedAction(seat, action, "locomotives must be a whole number from 0")
+        if self.left(game, seat) <= 0:
+            raise NotLegalNow(seat, action, f"all {self.config.count} stations are built (R-STA-1)")
+        owner = self.owner_of(game, action.city)
+        if owner is not None:
+            raise IllegalAction(
+                seat, action, f"{action.city} has a station of seat {owner} already: one per city (R-STA-1)"
+            )
+        problem = self.payment_problem(game, seat, action)
+        if problem:
+            raise CannotPay(seat, action, problem)
+
+    def payment_problem(self, game, seat: int, action: BuildStation) -> str | None:
+        """Why this payment does not pay the next station (R-STA-2), or None."""
+        nth = self.ext(game)["built"][str(seat)]
+        cost = self.config.costs[nth]
+        colored = cost - action.locomotives
+        what = f"station {nth + 1} costs {cost} card(s) of one colour, locomotives wild (R-STA-2)"
+        if colored < 0:
+            return f"{what}: {action.locomotives} locomotives pay more"
+        if colored > 0 and action.color not in _COLOR_ID:
+            return f"{what}: color must be one of {', '.join(COLORS)}, not {action.color!r}"
+        if colored == 0 and action.color is not None and action.color not in _COLOR_ID:
+            return f"unknown colour {action.color!r}"
+        if colored > 0 and _COLOR_ID[action.color] not in self._paying_colors(game, seat, action.city):
+            allowed = ", ".join(COLORS[c] for c in self._paying_colors(game, seat, action.city))
+            return f"the 1st station's card must match a route leaving {action.city}: {allowed} or a locomotive (R-STA-2)"
+        hand = game.state.players[seat].hand
+        for card, n in self._spent(game, action, colored):
+            if hand[card] < n:
+                return f"the payment needs {n} {game.cards.names[card]}, the hand has {hand[card]}"
+        return None
+
+    @staticmethod
+    def _spent(game, action: BuildStation, colored: int) -> list[tuple[int, int]]:
+        out = []
+        if colored:
+            out.append((_COLOR_ID[action.color], colored))
+        if action.locomotives:
+            out.append((game.cards.locomotive, action.locomotives))
+        return out
+
+    def apply(self, game, seat, action: BuildStation) -> None:
+        ext = self.ext(game)
+        cost = self.config.costs[ext["built"][str(seat)]]
+        st = game.state
+        hand = st.players[seat].hand
+        for card, n in self._spent(game, action, cost - action.locomotives):
+            hand[card] -= n
+            st.discard.extend([card] * n)
+        ext["built"][str(seat)] += 1
+        ext["cities"][str(seat)].append(action.city)
+
+    # --- the end of the game ------------------------------------------------------------------
+
+    @hookimpl
+    def ttr_borrowable_routes(self, game, seat):
+        return borrow_groups(game, seat, self.cities_of(game, seat))
+
+    @hookimpl
+    def ttr_end_bonuses(self, game):
+        out = []
+        for seat in range(len(game.state.players)):
+            unused = self.left(game, seat)
+            if unused and self.config.points_per_unused:
+                out.append(Bonus(seat, BONUS, unused * self.config.points_per_unused, f"{unused} unused"))
+        return out
+
+    # --- positions, views, invariants ----------------------------------------------------------
+
+    @hookimpl
+    def ttr_load_position(self, game, seat, entry):
+        if "stations" not in entry:
+            return [NAME]
+        at = f"$.players[{seat}].stations"
+        cities = entry["stations"]
+        if not isinstance(cities, list) or not all(isinstance(c, str) for c in cities):
+            raise RecordError([f"{at}: a list of city names"])
+        problems = []
+        if len(cities) > self.config.count:
+            problems.append(f"{at}: {len(cities)} stations; a player has {self.config.count} (R-STA-1)")
+        for i, city in enumerate(cities):
+            owner = self.owner_of(game, city)
+            if city not in game.board.city_index:
+                problems.append(f"{at}[{i}]: unknown city {city!r}")
+            elif owner is not None or city in cities[:i]:
+                who = "this player" if owner in (None, seat) else f"seat {owner}"
+                problems.append(f"{at}[{i}]: {city} has a station of {who} already: one per city (R-STA-1)")
+        if problems:
+            raise RecordError(problems)
+        ext = self.ext(game)
+        ext["cities"][str(seat)] = list(cities)
+        ext["built"][str(seat)] = len(cities)
+        return [NAME]
+
+    @hookimpl
+    def ttr_dump_position(self, game, seat):
+        # Written only when there are stations, so that a game without any can be rescored under a
+        # variant that has no stations (its loader would reject the key).
+        cities = self.cities_of(game, seat)
+        return {NAME: list(cities)} if cities else None
+
+    @hookimpl
+    def ttr_view(self, game, seat):
+        # Stations are public (they stand on the board); which route each will borrow is decided
+        # only at the end (R-STA-4) and appears in the result's notes.
+        return {
+            NAME: [
+                {"cities": list(self.cities_of(game, s)), "left": self.left(game, s)}
+                for s in range(len(game.state.players))
+            ]
+        }
+
+    @hookimpl
+    def ttr_invariant_problems(self, game):
+        ext = self.ext(game)
+        problems = []
+        seen: dict[str, int] = {}
+        for s in range(len(game.state.players)):
+            built, cities = ext["built"].get(str(s)), ext["cities"].get(str(s))
+            if built is None or cities is None:
+                problems.append(f"stations: seat {s} has no station record")
+                continue
+            left = self.config.count - built
+            if left < 0 or len(cities) + left != self.config.count:
+                problems.append(
+                    f"stations: seat {s} has {len(cities)} on the board + {left} in supply != {self.config.count}"
+                )
+            for city in cities:
+                if city not in game.board.city_index:
+                    problems.append(f"stations: seat {s} has a station in unknown city {city!r}")
+                if city in seen:
+                    problems.append(f"stations: {city} has two stations (seats {seen[city]} and {s}, R-STA-1)")
+                seen[city] = s
+        return problems
+
+
+# --- choosing what a station may borrow ------------------------------------------------------
+
+
+def raw_candidates(game, seat: int, cities: list[str]) -> list[tuple[str, list[int]]]:
+    """Every route each station could borrow (R-STA-3): another player's route touching its city."""
+    board, owner = game.board, game.state.owner
+    out = []
+    for city in cities:
+        ci = board.city_index[city]
+        routes = [r.index for r in board.routes if ci in (r.ai, r.bi) and owner[r.index] not in (-1, seat)]
+        out.append((f"station in {city}", routes))
+    return out
+
+
+def borrow_groups(game, seat: int, cities: list[str]) -> list[tuple[str, list[int]]]:
+    """One group per station: the routes worth trying, with nothing dropped that could score more
+    (R-STA-3..4). A station with nothing worth borrowing gets an empty group.
+
+    A borrowed route joins two components of the owner's own network; nothing else changes. So:
+
+    1. routes whose far end lies in the same own component are equivalent: keep one (the lowest
+       index, so the choice and the note are reproducible). A far end in the station's own
+       component joins nothing: drop it.
+    2. Think of components as nodes and the remaining candidates as edges, each labelled with its
+       station. Under any choice, a ticket the borrowed routes complete has a simple path between
+       its ends' components over chosen edges, and such a path uses each station at most once
+       (a station borrows one route). Keep only the edges that lie on such a path, for some
+       ticket the own routes leave open; the others are needed by no choice.
+
+    Completion only grows as components join, so a choice that uses a dropped route scores no
+    more than the same choice without it, and no more than with any kept route instead: the
+    product search over what is kept finds the same best score. Step 2 is what keeps the search
+    small: a station far from the owner's network whose one route leads nowhere, or a ticket whose
+    connection would need two routes of one station, contributes no combinations.
+    """
+    board, st = game.board, game.state
+    player = st.players[seat]
+    raw = raw_candidates(game, seat, cities)
+    own = DisjointSets(len(board.cities))
+    for r in player.routes:
+        own.union(board.routes[r].ai, board.routes[r].bi)
+    comp = [own.find(c) for c in range(len(board.cities))]
+
+    # 1. one candidate per (station, far component)
+    edges: list[dict[int, int]] = []  # per station: far component -> route
+    adjacent: dict[int, list[tuple[int, int]]] = {}  # component -> [(station, other component)]
+    for s, (city, (_, routes)) in enumerate(zip(cities, raw)):
+        home = comp[board.city_index[city]]
+        by_far: dict[int, int] = {}
+        for r in routes:
+            route = board.routes[r]
+            far = comp[route.bi] if comp[route.ai] == home else comp[route.ai]
+            if far != home and far not in by_far:
+                by_far[far] = r
+                adjacent.setdefault(home, []).append((s, far))
+                adjacent.setdefault(far, []).append((s, home))
+        edges.append(by_far)
+
+    # 2. keep the edges on a path of distinct stations between the ends of an open ticket
+    open_ends = {
+        (a, b) if a < b else (b, a)
+        for t in player.tickets
+        for a, b in [(comp[board.tickets[t].ai], comp[board.tickets[t].bi])]
+        if a != b and a in adjacent and b in adjacent
+    }
+    useful: set[tuple[int, int]] = set()  # (station, far component)
+    path: list[tuple[int, int]] = []
+
+    def walk(node: int, goal: int, used_stations: int, visited: set[int]) -> None:
+        for s, other in adjacent[node]:
+            if used_stations >> s & 1 or other in visited:
+                continue
+            home_side_far = other if other in edges[s] else node  # the edge's far end names it
+            path.append((s, home_side_far))
+            if other == goal:
+                useful.update(path)
+            else:
+                visited.add(other)
+                walk(other, goal, used_stations | 1 << s, visited)
+                visited.discard(other)
+            path.pop()
+
+    for a, b in open_ends:
+        walk(a, b, 0, {a})
+
+    return [
+        (label, sorted(r for far, r in by_far.items() if (s, far) in useful))
+        for s, ((label, _), by_far) in enumerate(zip(raw, edges))
+    ]
