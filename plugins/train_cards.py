@@ -33,6 +33,11 @@ def draw_from_deck(game) -> int | None:
     return st.deck.pop()
 
 
+def _takeable(game, seat: int, slot: int, card: int) -> bool:
+    """Whether no rule forbids taking this face-up card (``ttr_card_takeable``)."""
+    return False not in game.hook.ttr_card_takeable(game=game, seat=seat, slot=slot, card=card)
+
+
 class TrainCards(Plugin):
     @attrs.frozen
     class Config:
@@ -68,7 +73,8 @@ class TrainCards(Plugin):
         loco = game.cards.locomotive
         for slot, card in enumerate(st.open_row):
             if card >= 0 and not (second and card == loco and self.config.face_up_locomotive_ends_draw):
-                yield DrawCard(slot)
+                if _takeable(game, seat, slot, card):
+                    yield DrawCard(slot)
 
     def check(self, game, seat, action: DrawCard) -> None:
         st = game.state
@@ -84,6 +90,9 @@ class TrainCards(Plugin):
         second = st.players[seat].decision is not None
         if second and st.open_row[slot] == game.cards.locomotive and self.config.face_up_locomotive_ends_draw:
             raise NotLegalNow(seat, action, "a face-up locomotive cannot be taken as the second card (R-DRAW-2)")
+        if not _takeable(game, seat, slot, st.open_row[slot]):
+            name = game.cards.names[st.open_row[slot]]
+            raise NotLegalNow(seat, action, f"the face-up {name} in slot {slot} cannot be taken (R-CTL-5)")
 
     def apply(self, game, seat, action: DrawCard) -> None:
         st = game.state

@@ -177,6 +177,15 @@ def ttr_open_row_needs_reset(game: Game, row: Sequence[int]) -> bool | None:
 
 
 @hookspec
+def ttr_card_takeable(game: Game, seat: int, slot: int, card: int) -> bool | None:
+    """Return False if ``seat`` may not take the face-up ``card`` from open-row ``slot`` (``ussr``: a
+    controller is only ever drawn blind, R-CTL-5).
+
+    Called when draws are listed and checked. All answers are asked; any False forbids the pick.
+    """
+
+
+@hookspec
 def ttr_card_taken(game: Game, seat: int, slot: int | None, card: int) -> None:
     """Called after ``seat`` took ``card`` from open-row ``slot`` (``None``: blind from the deck).
 
