@@ -10,10 +10,15 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args, get_origin
 
 import cattrs
 from cattrs.gen import make_dict_structure_fn
+
+try:  # cattrs >= 24.1
+    from cattrs.cols import homogenous_tuple_structure_factory, list_structure_factory
+except ImportError:  # pragma: no cover - older cattrs keeps its lenient sequences
+    list_structure_factory = None
 
 T = TypeVar("T")
 
@@ -47,12 +52,37 @@ def _strict_bool(value: Any, _type: Any) -> bool:
     return value
 
 
+def _is_list_or_tuple(type_: Any) -> bool:
+    # lists, and tuples of one element type (``tuple[str, ...]``)
+    if type_ in (list, tuple) or get_origin(type_) is list:
+        return True
+    return get_origin(type_) is tuple and len(get_args(type_)) == 2 and get_args(type_)[1] is Ellipsis
+
+
+def _strict_sequence_factory(type_: Any, conv: cattrs.Converter):
+    # cattrs builds a list from any iterable: a string "ab" would become ["a", "b"] and a table its
+    # keys. A file's array must be an array.
+    if get_origin(type_) is tuple or type_ is tuple:
+        base = homogenous_tuple_structure_factory(type_, conv)
+    else:
+        base = list_structure_factory(type_, conv)
+
+    def structure_sequence(value: Any, t: Any):
+        if not isinstance(value, list | tuple):
+            raise TypeError(f"expected a list, got {type(value).__name__} {value!r}")
+        return base(value, t)
+
+    return structure_sequence
+
+
 def make_converter() -> cattrs.Converter:
     conv = cattrs.Converter(forbid_extra_keys=True)
     conv.register_structure_hook(int, _strict_int)
     conv.register_structure_hook(float, _strict_float)
     conv.register_structure_hook(str, _strict_str)
     conv.register_structure_hook(bool, _strict_bool)
+    if list_structure_factory is not None:
+        conv.register_structure_hook_factory(_is_list_or_tuple, _strict_sequence_factory)
     return conv
 
 

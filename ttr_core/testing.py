@@ -2,20 +2,42 @@
 
 The helpers that arrange a position (a hand, the top of the deck, the open row) move real cards
 between the deck and where they are wanted, so the card invariants keep holding in rule tests.
+
+* games: ``new_game`` (a variant id or a ``.toml`` path), ``keep_all_starting_tickets``,
+  ``arrange`` (a whole position at once), ``set_hand``, ``stack_deck``, ``set_open_row``,
+  ``give_route``, ``set_tickets``, ``set_turn``;
+* acting: ``act`` (an action object or its JSON data), ``play``, ``expect_illegal`` (the typed
+  error, and a game left byte-identical), ``play_to_end`` (bots, invariants after every action);
+* reading: ``state_text``, ``breakdown`` (one player's final score by line), ``score_now``;
+* checking: ``invariant_problems``/``assert_invariants``, ``view_leaks``/``assert_no_view_leaks``,
+  ``secrets_of``, ``conformance_problems`` (what ``ttr variants check --play N`` runs).
 """
 
 from __future__ import annotations
 
+import copy
+import json
+import os
+import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
 
 from ttr_core import variant
 from ttr_core.actions import Action, KeepTickets
+from ttr_core.errors import IllegalAction
 from ttr_core.game import Game
 
+PHASES = ("setup", "play", "over")
 
-def new_game(variant_id: str = "usa", players: int = 2, seed: int = 1, version: int | None = None) -> Game:
-    return Game(variant.load(variant_id, version), [f"P{i + 1}" for i in range(players)], seed)
+
+def new_game(
+    variant_id: str | os.PathLike = "usa", players: int = 2, seed: int = 1, version: int | None = None
+) -> Game:
+    """A new game (still in its setup) of a variant given by id (``"usa"``) or by file path."""
+    return Game(variant.load(os.fspath(variant_id), version), [f"P{i + 1}" for i in range(players)], seed)
 
 
 def keep_all_starting_tickets(game: Game) -> Game:
@@ -27,10 +49,87 @@ def keep_all_starting_tickets(game: Game) -> Game:
     return game
 
 
-def play(game: Game, *actions: tuple[int, Action]) -> Game:
+def play(game: Game, *actions: tuple[int, Action | Mapping[str, Any]]) -> Game:
+    """Apply ``(seat, action)`` pairs in order; an action may be given as its JSON data."""
     for seat, action in actions:
-        game.apply(seat, action)
+        act(game, seat, action)
     return game
+
+
+def act(game: Game, seat: int, action: Action | Mapping[str, Any]) -> Game:
+    """Apply one action, given as an object (``ClaimRoute("Denver-Omaha", "red")``) or as the data a
+    host receives (``{"kind": "claim-route", "route": "Denver-Omaha", "color": "red"}``)."""
+    if not isinstance(action, Action):
+        action = game.registry.from_data(dict(action), seat)
+    game.apply(seat, action)
+    return game
+
+
+def state_text(game: Game) -> str:
+    """The whole state (hidden parts included) as canonical JSON: equal texts, equal games."""
+    return json.dumps(game.dump(), sort_keys=True)
+
+
+def expect_illegal(
+    game: Game, seat: int, action: Action | Mapping[str, Any], error: type[IllegalAction] = IllegalAction
+) -> IllegalAction:
+    """Assert that ``action`` is refused with ``error`` (or a subclass) and changes nothing at all;
+    return the error, whose ``reason`` a test may check."""
+    before = state_text(game), len(game.log)
+    try:
+        act(game, seat, action)
+    except IllegalAction as exc:
+        assert isinstance(exc, error), f"expected {error.__name__}, got {type(exc).__name__}: {exc}"
+        assert (state_text(game), len(game.log)) == before, f"the refused action changed the game: {exc}"
+        return exc
+    raise AssertionError(f"seat {seat} was allowed to play {action!r}")
+
+
+def play_to_end(
+    game: Game, bots: Sequence[str] = ("random",), seed: int | None = None, check: bool = True,
+    max_actions: int = 20_000,
+) -> Game:
+    """Let bots (``ttr_core.bots.BOTS`` names, cycled over the seats) finish ``game`` from where it
+    stands, checking the invariants after every action when ``check``."""
+    from ttr_core.bots import BOTS
+
+    seed = game.seed if seed is None else seed
+    seats = [BOTS[bots[i % len(bots)]](seed, i) for i in range(len(game.state.players))]
+    for _ in range(max_actions):
+        if game.over:
+            return game
+        seat = game.to_act()[0]
+        game.apply(seat, seats[seat].choose(game, seat))
+        if check:
+            assert_invariants(game)
+    raise AssertionError(f"the game did not end within {max_actions} actions")
+
+
+def score_now(game: Game, reason: str = "scored by a test") -> Any:
+    """End the game where it stands and score it (``game.finish``); return the ``GameResult``."""
+    if not game.over:
+        game.finish(reason)
+    return game.result
+
+
+def breakdown(game: Game, player: int | str) -> dict[str, Any]:
+    """One player's final score, line by line: ``routes``, ``tickets`` (points), ``completed`` and
+    ``failed`` (ticket ids), ``bonuses`` (``{name: points}``) and ``total``. The game must be over
+    (see ``score_now``); ``player`` is a seat or a name."""
+    assert game.result is not None, "the game is not scored yet (use score_now)"
+    (score,) = [s for s in game.result.scores if player in (s.seat, s.name)]
+    bonuses: dict[str, int] = {}
+    for b in score.bonuses:
+        bonuses[b.name] = bonuses.get(b.name, 0) + b.points
+    return {
+        "routes": score.routes,
+        "tickets": score.ticket_points,
+        "completed": list(score.tickets_completed),
+        "failed": list(score.tickets_failed),
+        "bonuses": bonuses,
+        "total": score.total,
+        "winner": score.seat in game.result.winners.seats,
+    }
 
 
 # --- arranging a position -------------------------------------------------------------------
@@ -77,13 +176,55 @@ def give_route(game: Game, seat: int, route_id: str) -> None:
 
 
 def set_tickets(game: Game, seat: int, ticket_ids: Iterable[str]) -> None:
+    """Make ``seat``'s tickets exactly these; its old ones go back under the ticket deck."""
     st = game.state
     wanted = [game.board.find_ticket(t).index for t in ticket_ids]
     for t in wanted:
         for pile in (st.ticket_deck, st.boxed_tickets, *(p.tickets for p in st.players)):
             if t in pile:
                 pile.remove(t)
+    st.ticket_deck[:0] = [t for t in st.players[seat].tickets if t not in wanted]
     st.players[seat].tickets = wanted
+
+
+def set_turn(game: Game, seat: int) -> None:
+    """Make it ``seat``'s turn, at its start (the setup over, no decision pending anywhere)."""
+    st = game.state
+    for s in range(len(st.players)):
+        game.cancel_decision(s)
+    st.phase = "play"
+    st.current = seat
+
+
+def arrange(
+    game: Game,
+    *,
+    hands: Mapping[int, Mapping[str, int]] | None = None,
+    routes: Mapping[int, Iterable[str]] | None = None,
+    tickets: Mapping[int, Iterable[str]] | None = None,
+    open_row: Iterable[str | None] | None = None,
+    deck_top: Iterable[str] | None = None,
+    turn: int | None = None,
+) -> Game:
+    """Arrange a position in one call, moving real cards and tickets so the invariants keep holding:
+    ``hands={0: {"red": 3}}``, ``routes={1: ["Denver-Omaha"]}`` (built without cards),
+    ``tickets={0: ["Denver-El Paso"]}``, ``open_row=["red", None, ...]``, ``deck_top=["blue"]``
+    (drawn first), ``turn=1`` (whose turn it is). Routes are placed first, hands last, so a hand
+    may take any card the deck and discard still hold."""
+    if turn is not None:
+        set_turn(game, turn)
+    for seat, ids in (routes or {}).items():
+        for route_id in ids:
+            give_route(game, seat, route_id)
+    for seat, ids in (tickets or {}).items():
+        set_tickets(game, seat, ids)
+    if open_row is not None:
+        set_open_row(game, open_row)
+    for seat, cards in (hands or {}).items():
+        set_hand(game, seat, cards)
+    if deck_top is not None:
+        stack_deck(game, deck_top)
+    return game
 
 
 # --- invariants (the core issue's list) -----------------------------------------------------
@@ -130,8 +271,62 @@ def invariant_problems(game: Game) -> list[str]:
     for r, seat in enumerate(st.owner):
         if seat >= 0 and r not in st.players[seat].routes:
             problems.append(f"routes: {routes[r].id} is marked as seat {seat}'s but not in its list")
+    problems += _ticket_problems(game)
+    problems += _flow_problems(game)
     for answer in game.hook.ttr_invariant_problems(game=game):
         problems.extend(answer or ())
+    return problems
+
+
+def ticket_census(game: Game) -> Counter:
+    """Where every ticket is: the ticket deck, the box, the players' tickets and the offers pending."""
+    st = game.state
+    census: Counter = Counter(st.ticket_deck)
+    census.update(st.boxed_tickets)
+    for p in st.players:
+        census.update(p.tickets)
+        census.update(getattr(p.decision, "offered", ()))
+    return census
+
+
+def _ticket_problems(game: Game) -> list[str]:
+    census = ticket_census(game)
+    n = len(game.board.tickets)
+    problems = []
+    lost = [game.board.tickets[t].id for t in range(n) if census.get(t, 0) == 0]
+    twice = [game.board.tickets[t].id for t in range(n) if census.get(t, 0) > 1]
+    strange = sorted(repr(t) for t in census if not (isinstance(t, int) and 0 <= t < n))
+    if lost:
+        problems.append(f"tickets: {len(lost)} ticket(s) are nowhere: {', '.join(lost[:5])}")
+    if twice:
+        problems.append(f"tickets: {len(twice)} ticket(s) are in two places: {', '.join(twice[:5])}")
+    if strange:
+        problems.append(f"tickets: unknown ticket numbers {', '.join(strange[:5])}")
+    return problems
+
+
+def _flow_problems(game: Game) -> list[str]:
+    """The turn flow: a known phase; a result exactly when the game is over; during play, the
+    current seat is an active one; no decision pending once the game is over; no negative supply."""
+    st = game.state
+    n = len(st.players)
+    problems = []
+    if st.phase not in PHASES:
+        problems.append(f"flow: unknown phase {st.phase!r}")
+    if (st.phase == "over") != (game.result is not None):
+        problems.append(f"flow: phase {st.phase!r} but {'a' if game.result is not None else 'no'} result")
+    if st.phase == "play":
+        if not (isinstance(st.current, int) and 0 <= st.current < n) or st.players[st.current].resigned:
+            problems.append(f"flow: the current seat {st.current!r} is not an active seat")
+    if st.phase == "over":
+        pending = [s for s, p in enumerate(st.players) if p.decision is not None]
+        if pending:
+            problems.append(f"flow: the game is over but seat(s) {pending} still have a decision pending")
+    if st.final_round is not None and any(not 0 <= s < n for s in st.final_round):
+        problems.append(f"flow: the final round names unknown seats {st.final_round}")
+    for seat, p in enumerate(st.players):
+        if p.trains < 0:
+            problems.append(f"trains: seat {seat} has {p.trains} trains in supply")
     return problems
 
 
@@ -149,6 +344,108 @@ def secrets_of(game: Game, seat: int) -> dict[str, object]:
     p = game.state.players[seat]
     offered = getattr(p.decision, "offered", ())
     return {"tickets": [game.board.tickets[t].id for t in (*p.tickets, *offered)]}
+
+
+def view_leaks(game: Game, seat: int | None, tries: int = 2) -> list[str]:
+    """What ``game.view(seat)`` shows that ``seat`` may not see (``None``: a spectator); empty if nothing.
+
+    Three checks. The view's own shape: ``you`` is there for a seat and only for it. Other seats'
+    tickets and offers (``secrets_of``) appear nowhere in it as text while the game is on (a
+    ticket id that is also a route or city name is left to the next check). And non-interference:
+    the hidden parts that ``seat`` may not see (the deck's order, other seats' hands, their
+    tickets and offers, the ticket deck's order) are dealt differently, ``tries`` times, keeping
+    every count a player sees, and the view must not change at all.
+    """
+    view = game.view(seat)
+    problems: list[str] = []
+    if seat is None and "you" in view:
+        problems.append("view(None): a spectator's view has a 'you' part")
+    if seat is not None and (view.get("you") or {}).get("seat") != seat:
+        problems.append(f"view({seat}): its 'you' part is not seat {seat}'s")
+    others = [s for s in range(len(game.state.players)) if s != seat]
+    if not game.over:
+        public = {r.id for r in game.board.routes} | {c.name for c in game.board.cities}
+        texts = set(_strings(view))
+        for other in others:
+            for ticket in secrets_of(game, other)["tickets"]:
+                if ticket in texts and ticket not in public:
+                    problems.append(f"view({seat}): shows seat {other}'s ticket {ticket!r}")
+    shown = json.dumps(view, sort_keys=True)
+    for k in range(tries):
+        rng = random.Random(f"view-leaks:{game.seed}:{len(game.log)}:{seat}:{k}")
+        real = game.state
+        game.state = _redeal_hidden(game, others, rng)
+        try:
+            again = game.view(seat)
+        finally:
+            game.state = real
+        if json.dumps(again, sort_keys=True) != shown:
+            where = ", ".join(_differences(view, again)[:5])
+            problems.append(f"view({seat}): changes when hidden cards or tickets are dealt differently, at {where}")
+            break
+    return problems
+
+
+def assert_no_view_leaks(game: Game) -> None:
+    """``view_leaks`` for every seat and for a spectator."""
+    problems = [p for seat in (None, *range(len(game.state.players))) for p in view_leaks(game, seat)]
+    assert not problems, "; ".join(problems)
+
+
+def _strings(data: Any):
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, Mapping):
+        for k, v in data.items():
+            yield str(k)
+            yield from _strings(v)
+    elif isinstance(data, list | tuple):
+        for v in data:
+            yield from _strings(v)
+
+
+def _differences(a: Any, b: Any, path: str = "$") -> list[str]:
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        out = []
+        for k in sorted(set(a) | set(b), key=str):
+            out += _differences(a.get(k), b.get(k), f"{path}.{k}") if k in a and k in b else [f"{path}.{k}"]
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in _differences(x, y, f"{path}[{i}]")]
+    return [] if a == b else [path]
+
+
+def _redeal_hidden(game: Game, others: Sequence[int], rng: random.Random):
+    """A copy of the state with what ``others`` hold in secret dealt anew from the hidden piles:
+    their hands with the deck (each hand keeps its size), their tickets and offers with the ticket
+    deck (each keeps its size), and both decks reshuffled."""
+    st = copy.deepcopy(game.state)
+    cards = list(st.deck)
+    for s in others:
+        cards += [c for c, n in enumerate(st.players[s].hand) for _ in range(n)]
+    rng.shuffle(cards)
+    for s in others:
+        hand = st.players[s].hand
+        size = sum(hand)
+        hand[:] = [0] * len(hand)
+        for c in cards[:size]:
+            hand[c] += 1
+        del cards[:size]
+    st.deck = cards
+    tickets = list(st.ticket_deck)
+    for s in others:
+        tickets += st.players[s].tickets + list(getattr(st.players[s].decision, "offered", ()))
+    rng.shuffle(tickets)
+    for s in others:
+        p = st.players[s]
+        size = len(p.tickets)
+        p.tickets, tickets = tickets[:size], tickets[size:]
+        offered = getattr(p.decision, "offered", None)
+        if offered:
+            p.decision = attrs.evolve(p.decision, offered=tuple(tickets[: len(offered)]))
+            tickets = tickets[len(offered):]
+    st.ticket_deck = tickets
+    return st
 
 
 def conformance_problems(ruleset, games: int, first_seed: int = 0) -> list[str]:

@@ -210,6 +210,11 @@ def _apply(spec: _Spec, v: VersionEntry, where: str) -> _Spec:
         raise VariantError(problems)
     rules = {k: dict(val) for k, val in spec.rules.items()}
     origins = dict(spec.origins)
+    for name in v.remove_plugins:
+        # a removed plugin takes its inherited parameters with it (rules given for it in this same
+        # version are still reported below, as rules for a plugin that is not enabled)
+        rules.pop(name, None)
+        origins.pop(name, None)
     for name, table in v.rules.items():
         rules[name] = _merge(rules.get(name, {}), table)
         origins[name] = f"{where}.rules.{name}"
@@ -242,10 +247,11 @@ def _check(path: Path, vf: VariantFile, number: int, spec: _Spec) -> Ruleset:
             problems.append(f"{where}.plugins: {exc}")
             continue
         table = spec.rules.get(name, {})
+        origin = spec.origins.get(name, f"{where}.rules.{name}")
         try:
-            configs[name] = structure(table, cls.Config, spec.origins.get(name, f"{where}.rules.{name}"))
+            configs[name] = structure(table, cls.Config, origin)
         except VariantError as exc:
-            problems += [_relocate(p) for p in exc.problems]
+            problems += [_relocate(p, origin) for p in exc.problems]
     for name in spec.rules:
         if name not in spec.plugins:
             problems.append(f"{spec.origins[name]}: rules for {name!r}, which is not enabled in this version")
@@ -274,10 +280,15 @@ def _check(path: Path, vf: VariantFile, number: int, spec: _Spec) -> Ruleset:
     return Ruleset(vf.id, number, vf.title, board, spec.plugins, configs, players, spec.notes, str(path))
 
 
-def _relocate(problem: str) -> str:
-    # cattrs reports the config's own "$"; the origin already names the table, so "$.x" -> ".x".
-    head, sep, tail = problem.partition(": $")
-    return f"{head}{tail}" if sep and tail.startswith((".", "[")) else problem.replace(": $:", ":")
+def _relocate(problem: str, origin: str) -> str:
+    # cattrs reports the config's own "$"; the origin ("file: $.versions.1.rules.x") already names
+    # the table, so "origin: $.a: problem" -> "origin.a: problem" and "origin: $: problem" -> "origin: problem".
+    # (The origin itself holds the file's ": $", so the split must come after it.)
+    prefix = f"{origin}: $"
+    if not problem.startswith(prefix):
+        return problem
+    rest = problem[len(prefix):]
+    return f"{origin}{rest}" if rest.startswith((".", "[", ":")) else problem
 
 
 def _check_against_board(pm, board: Board, where: str) -> list[str]:

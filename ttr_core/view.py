@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import cattrs
 
+from ttr_core.errors import TTRError
+
 if TYPE_CHECKING:
     from ttr_core.game import Game
 
@@ -18,6 +20,9 @@ _conv = cattrs.Converter()
 
 def build_view(game: Game, seat: int | None) -> dict[str, Any]:
     st = game.state
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(st.players)):
+        # a negative index would show another seat's hand (players[-1] is the last seat)
+        raise TTRError(f"there is no seat {seat!r} (seats are 0 to {len(st.players) - 1}, or None for a spectator)")
     names = game.cards.names
     board = game.board
     view: dict[str, Any] = {
