@@ -89,7 +89,9 @@ class Claiming(Plugin):
             else:
                 pays = ferry.options(route, nc, nl)
             for locos, triples in pays:
-                if locos + triples < length:
+                # an all-locomotive payment is offered once, below, without a colour; a payment
+                # of triples only (R-FER-2, a ferry with every space marked) does use the colour
+                if locos < length:
                     yield ClaimRoute(route.id, COLORS[c], locos, triples)
         if nl >= length:
             yield ClaimRoute(route.id, None, length, 0)
