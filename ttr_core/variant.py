@@ -178,12 +178,17 @@ def _resolve(path: Path, number: int, chain: tuple[Path, ...]) -> _Spec:
     if vf.extends:
         parent_name, _, pinned = vf.extends.partition("@")
         try:
-            parent_path = find_variant(parent_name).resolve()
+            parent_path = _find_parent(parent_name, path)
         except VariantError:
             raise VariantError([f"{path}: $.extends: unknown variant {parent_name!r}"]) from None
         if pinned and not pinned.isdigit():
             raise VariantError([f"{path}: $.extends: {vf.extends!r}: after '@' comes a version number"])
         parent_vf = _read(parent_path) if parent_path not in chain else None
+        if pinned and parent_vf is not None and str(int(pinned)) not in parent_vf.versions:
+            raise VariantError([
+                f"{path}: $.extends: {vf.extends!r}: variant {parent_vf.id!r} has no rules version {int(pinned)} "
+                f"(versions: {', '.join(sorted(parent_vf.versions, key=int))})"
+            ])
         parent_version = int(pinned) if pinned else (_current(parent_vf, parent_path) if parent_vf else 1)
         spec = _resolve(parent_path, parent_version, (*chain, path))
     else:
@@ -191,6 +196,16 @@ def _resolve(path: Path, number: int, chain: tuple[Path, ...]) -> _Spec:
     for n in range(1, number + 1):
         spec = _apply(spec, vf.versions[str(n)], f"{path}: $.versions.{n}")
     return attrs.evolve(spec, map=vf.map or spec.map, players=vf.players or spec.players)
+
+
+def _find_parent(name: str, near: Path) -> Path:
+    """The variant that ``near`` extends: an installed id, or a file path relative to ``near``."""
+    if name.endswith(".toml") or "/" in name:
+        candidate = near.parent / name
+        if not candidate.is_file():
+            raise VariantError([f"{near}: $.extends: no file {name!r}"])
+        return candidate.resolve()
+    return find_variant(name).resolve()
 
 
 def _apply(spec: _Spec, v: VersionEntry, where: str) -> _Spec:
