@@ -9,12 +9,17 @@ users after each arranged situation).
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
 from ttr_core import testing
 from ttr_core.game import Game
+
+#: Test modules import these helpers as ``usa_kit``: every ``conftest.py`` of the tree is a module
+#: called "conftest", so ``from conftest import ...`` would depend on which one was loaded last.
+sys.modules.setdefault("usa_kit", sys.modules[__name__])
 
 DATA = Path(__file__).parent / "data"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from conftest import snapshot, started
+from usa_kit import snapshot, started
 
 from ttr_core import testing
 from ttr_core.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass
@@ -88,8 +88,8 @@ def empty_open_row_slot():
 
 def draw_tickets_from_an_empty_deck():
     game = started(2)
-    rest = [game.board.tickets[t].id for t in game.state.ticket_deck]
-    testing.set_tickets(game, 1, rest)
+    held = [game.board.tickets[t].id for t in (*game.state.players[1].tickets, *game.state.ticket_deck)]
+    testing.set_tickets(game, 1, held)
     return game, 0, DrawTickets()
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import hand, owner_of, snapshot
+from usa_kit import hand, owner_of, snapshot
 
 from ttr_core import manager, testing, variant
 from ttr_core.actions import ClaimRoute, DrawCard

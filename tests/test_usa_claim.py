@@ -4,7 +4,7 @@ parallel routes (R-PAR-1..2), and points scored at once (R-SCORE-1)."""
 from __future__ import annotations
 
 import pytest
-from conftest import draw_two_blind, hand, owner_of, snapshot, started
+from usa_kit import draw_two_blind, hand, owner_of, snapshot, started
 
 from ttr_core.actions import ClaimRoute
 from ttr_core.errors import CannotPay, RouteTaken

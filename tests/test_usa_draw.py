@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import hand, started
+from usa_kit import hand, started
 
 from ttr_core import testing
 from ttr_core.actions import ClaimRoute, DrawCard

@@ -4,7 +4,7 @@ the longest path bonus (R-BON-1) and the winner row (most tickets, then the long
 from __future__ import annotations
 
 import pytest
-from conftest import draw_two_blind, position, score_of, snapshot, started
+from usa_kit import draw_two_blind, position, score_of, snapshot, started
 
 from ttr_core.actions import ClaimRoute, DrawCard, Pass
 from ttr_core.errors import GameOver, NotLegalNow
