@@ -6,8 +6,6 @@ Ferries (R-FER) and tunnels (R-TUN) plug in here through ``ttr_ferry_payment`` a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from ttr_core.actions import ClaimRoute
 from ttr_core.board import Route
 from ttr_core.cards import COLORS, GRAY
@@ -15,6 +13,21 @@ from ttr_core.errors import CannotPay, MalformedAction, RouteTaken
 from ttr_core.plugin import Plugin, hookimpl
 
 _COLOR_ID = {c: i for i, c in enumerate(COLORS)}
+
+# Actions are immutable values, so the legal-action lists of every game share them: building
+# ~100 ClaimRoute objects per turn was most of the cost of listing legal actions.
+_CLAIMS: dict[tuple, ClaimRoute] = {}
+_CLAIMS_LIMIT = 200_000
+
+
+def _claim(route_id: str, color: int, locomotives: int, triples: int) -> ClaimRoute:
+    key = (route_id, color, locomotives, triples)
+    action = _CLAIMS.get(key)
+    if action is None:
+        if len(_CLAIMS) >= _CLAIMS_LIMIT:
+            _CLAIMS.clear()
+        action = _CLAIMS[key] = ClaimRoute(route_id, COLORS[color] if color >= 0 else None, locomotives, triples)
+    return action
 
 
 def closed_routes(game, seat) -> dict[int, str]:
@@ -65,36 +78,47 @@ class Claiming(Plugin):
 
     # --- legal actions ------------------------------------------------------------------------
 
-    def legal(self, game, seat) -> Iterator[ClaimRoute]:
+    def _routes(self, board) -> list[tuple]:
+        # Board facts flattened once per game (the plugin instance is per game): this loop runs
+        # for every route at every turn, so it reads tuples, not attrs objects.
+        try:
+            return self._table
+        except AttributeError:
+            self._table = [
+                (r.index, r.id, r.length, _COLOR_ID.get(r.color, -1), r.ferry, r) for r in board.routes
+            ]
+            return self._table
+
+    def legal(self, game, seat) -> list[ClaimRoute]:
+        """One payment per route and paying colour, the cheapest (fewest locomotives), from card counts."""
         st = game.state
         player = st.players[seat]
         hand, trains, owner = player.hand, player.trains, st.owner
         closed = closed_routes(game, seat)
         ferry = self._ferry(game)
         nl = hand[game.cards.locomotive]
-        for route in game.board.routes:
-            if owner[route.index] >= 0 or route.length > trains or route.index in closed:
+        have = [c for c in range(len(COLORS)) if hand[c]]
+        out: list[ClaimRoute] = []
+        add = out.append
+        for index, rid, length, color, marks, route in self._routes(game.board):
+            if owner[index] >= 0 or length > trains or index in closed:
                 continue
-            yield from self._options(route, hand, nl, ferry)
-
-    def _options(self, route: Route, hand, nl: int, ferry) -> Iterator[ClaimRoute]:
-        length = route.length
-        colors = range(len(COLORS)) if route.color == GRAY else (_COLOR_ID[route.color],)
-        for c in colors:
-            nc = hand[c]
-            if nc == 0:
-                continue
-            if ferry is None:
-                pays = [(max(0, length - nc), 0)] if length - nc <= nl else []
+            colors = have if color < 0 else ((color,) if hand[color] else ())
+            if marks and ferry is not None:
+                for c in colors:
+                    for locos, triples in ferry.options(route, hand[c], nl):
+                        # the all-locomotive payment is offered once, below, without a colour; a
+                        # payment of triples only (R-FER-2, every space marked) does use the colour
+                        if locos < length:
+                            add(_claim(rid, c, locos, triples))
             else:
-                pays = ferry.options(route, nc, nl)
-            for locos, triples in pays:
-                # an all-locomotive payment is offered once, below, without a colour; a payment
-                # of triples only (R-FER-2, a ferry with every space marked) does use the colour
-                if locos < length:
-                    yield ClaimRoute(route.id, COLORS[c], locos, triples)
-        if nl >= length:
-            yield ClaimRoute(route.id, None, length, 0)
+                for c in colors:
+                    locos = length - hand[c]
+                    if locos <= nl:
+                        add(_claim(rid, c, locos if locos > 0 else 0, 0))
+            if nl >= length:
+                add(_claim(rid, -1, length, 0))
+        return out
 
     # --- checking and applying ---------------------------------------------------------------
 
