@@ -13,11 +13,12 @@ from collections.abc import Callable, Sequence
 
 from ttr_core.actions import Action
 from ttr_core.bots.random_bot import RandomBot
+from ttr_core.bots.ticket_bot import TicketBot
 from ttr_core.game import Game
 from ttr_core.variant import Ruleset
 
 
-BOTS: dict[str, Callable[[int, int], object]] = {"random": RandomBot}
+BOTS: dict[str, Callable[[int, int], object]] = {"random": RandomBot, "ticket": TicketBot}
 
 
 def play_game(

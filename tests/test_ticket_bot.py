@@ -1,0 +1,229 @@
+"""The ticket-seeking bot: it plays by what its seat may know, it plays for its tickets (keeping,
+planning, drawing, claiming, tunnels, stations), and it beats the random bot.
+
+The 500-game strength measurement per variant is ``bench/bot_strength.py``; here a few games.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from ttr_core import bots, record, testing, variant
+from ttr_core.actions import ClaimRoute, KeepTickets
+from ttr_core.bots.ticket_bot import TicketBot
+from ttr_core.game import Game
+from ttr_plugins.tickets import ChooseTickets
+
+
+def _board_ticket(game: Game, ticket_id: str) -> int:
+    return game.board.find_ticket(ticket_id).index
+
+
+# --- what the bot may know ----------------------------------------------------------------------
+
+
+def _shuffle_secrets(game: Game, seat: int, rng: random.Random) -> bool:
+    """Reshuffle everything ``seat`` may not know, keeping everything it may: other players' hands
+    are redealt from their cards and the deck (same sizes), their tickets from theirs and the ticket
+    deck (same counts), the deck order and the game's generator change. True if a hand changed."""
+    st = game.state
+    others = [p for i, p in enumerate(st.players) if i != seat]
+    pool = list(st.deck)
+    sizes = []
+    for p in others:
+        pool += [c for c, n in enumerate(p.hand) for _ in range(n)]
+        sizes.append(sum(p.hand))
+    before = [list(p.hand) for p in others]
+    rng.shuffle(pool)
+    for p, n in zip(others, sizes):
+        p.hand[:] = [0] * len(p.hand)
+        for c in pool[:n]:
+            p.hand[c] += 1
+        pool = pool[n:]
+    st.deck[:] = pool
+    tickets = list(st.ticket_deck)
+    counts = []
+    for p in others:
+        tickets += p.tickets
+        counts.append(len(p.tickets))
+    rng.shuffle(tickets)
+    for p, n in zip(others, counts):
+        p.tickets[:] = tickets[:n]
+        tickets = tickets[n:]
+    st.ticket_deck[:] = tickets
+    game.rng.seed(rng.random())
+    return before != [list(p.hand) for p in others]
+
+
+def _choices_under_shuffled_secrets(variant_id: str, seed: int, bot_class=TicketBot) -> tuple[int, int]:
+    """Play a 4-player game (the bot in seat 0, ticket bots elsewhere). Before each of seat 0's
+    choices, a copy of the bot chooses in a copy of the position whose secrets were reshuffled;
+    returns (choices that differed, positions where the reshuffle changed a hand)."""
+    game = Game(variant.load(variant_id), ["P1", "P2", "P3", "P4"], seed)
+    players = [bot_class(seed, 0)] + [TicketBot(seed, i) for i in range(1, 4)]
+    rng = random.Random(seed)
+    differed = changed = 0
+    while not game.over:
+        seat = game.to_act()[0]
+        if seat == 0:
+            saved_state, saved_rng = copy.deepcopy(game.state), game.rng.getstate()
+            twin = copy.deepcopy(players[0])
+            changed += _shuffle_secrets(game, 0, rng)
+            other = twin.choose(game, 0)
+            game.state, _ = saved_state, game.rng.setstate(saved_rng)
+            action = players[0].choose(game, 0)
+            differed += other != action
+        else:
+            action = players[seat].choose(game, seat)
+        game.apply(seat, action)
+    return differed, changed
+
+
+@pytest.mark.parametrize("variant_id", ["usa", "wor-europe", "europe"])
+def test_choices_do_not_change_when_other_hands_tickets_and_the_deck_are_shuffled(variant_id):
+    differed, changed = _choices_under_shuffled_secrets(variant_id, seed=3)
+    assert changed > 20  # the reshuffles did change other hands, many times over
+    assert differed == 0
+
+
+class _PeekingBot(TicketBot):
+    """A bot that cheats: it draws blind whenever the next player holds a locomotive."""
+
+    def choose(self, game, seat):
+        action = super().choose(game, seat)
+        peek = game.state.players[(seat + 1) % len(game.state.players)].hand[game.cards.locomotive]
+        legal = game.legal_actions(seat)
+        if peek and action.kind == "draw-card" and legal:
+            return legal[0]
+        return action
+
+
+def test_the_shuffle_check_catches_a_bot_that_peeks():
+    # the check above can fail: a bot reading another hand is caught by it
+    differed, _ = _choices_under_shuffled_secrets("usa", seed=3, bot_class=_PeekingBot)
+    assert differed > 0
+
+
+def test_the_bot_has_its_own_generator_and_games_are_reproducible():
+    rs = variant.load("wor")
+    first = record.dumps(record.make_record(bots.play_game(rs, 3, 11, ("ticket",))))
+    again = record.dumps(record.make_record(bots.play_game(rs, 3, 11, ("ticket",))))
+    assert first == again
+    bot = TicketBot(11, 2)
+    assert bot.rng.random() == random.Random("ticket-bot:11:2").random()
+
+
+# --- what it does ------------------------------------------------------------------------------------
+
+
+def test_keeps_the_tickets_it_can_finish_and_rejects_one_cut_off():
+    game = testing.new_game("usa", 4, seed=2)
+    # Vancouver is cut off: every route into it belongs to someone else
+    for seat, route in ((1, "Seattle-Vancouver/1"), (2, "Seattle-Vancouver/2"), (3, "Calgary-Vancouver")):
+        testing.give_route(game, seat, route)
+    offered = tuple(_board_ticket(game, t) for t in ("Denver-El Paso", "Vancouver-Santa Fe", "Kansas City-Houston"))
+    game.state.players[0].decision = ChooseTickets(offered=offered, purpose="start")
+    action = TicketBot(2, 0).choose(game, 0)
+    assert action == KeepTickets(("Denver-El Paso", "Kansas City-Houston"))
+
+
+def test_claims_a_planned_route_it_can_pay():
+    game = testing.keep_all_starting_tickets(testing.new_game("usa", 2, seed=4))
+    testing.set_tickets(game, 0, ["Denver-El Paso"])
+    testing.set_hand(game, 0, {"red": 1, "blue": 2})
+    # the shortest way: Denver-Santa Fe and El Paso-Santa Fe, both grey and 2 long: two blue pay one
+    action = TicketBot(4, 0).choose(game, 0)
+    assert action == ClaimRoute("Denver-Santa Fe", "blue", 0, 0)
+
+
+def test_draws_the_colour_its_plan_needs_from_the_open_row():
+    game = testing.keep_all_starting_tickets(testing.new_game("usa", 2, seed=4))
+    testing.set_tickets(game, 0, ["Denver-Pittsburgh"])
+    for route in ("Denver-Omaha", "Chicago-Omaha"):
+        testing.give_route(game, 0, route)
+    # what is missing is Chicago-Pittsburgh (3, black or orange); the hand leans to black
+    testing.set_hand(game, 0, {"black": 1})
+    testing.set_open_row(game, ["white", "yellow", "white", "black", "yellow"])
+    bot = TicketBot(4, 0)
+    first = bot.choose(game, 0)
+    assert first.kind == "draw-card" and first.slot == 3
+    game.apply(0, first)
+    # the second card: no black in sight any more (the row refilled from the deck, whatever came),
+    # so black again if it came, else blind
+    row = game.view(0)["open_row"]
+    second = bot.choose(game, 0)
+    assert second.kind == "draw-card"
+    assert second.slot == (row.index("black") if "black" in row else None)
+
+
+def test_with_its_tickets_done_and_trains_to_spare_it_draws_tickets():
+    game = testing.keep_all_starting_tickets(testing.new_game("usa", 2, seed=4))
+    testing.set_tickets(game, 0, ["Denver-El Paso"])
+    testing.give_route(game, 0, "Denver-Santa Fe")
+    testing.give_route(game, 0, "El Paso-Santa Fe")
+    assert TicketBot(4, 0).choose(game, 0).kind == "draw-tickets"
+
+
+def _tunnel_attempt(hand: dict[str, int]) -> Game:
+    """wor-europe, seat 0 attempting the tunnel Angora-Smyrna (orange, 3) with 3 orange; the deck
+    reveals orange, blue, black: one extra orange card or locomotive is asked for (R-TUN-2)."""
+    game = testing.keep_all_starting_tickets(testing.new_game("wor-europe", 2, seed=1))
+    testing.set_hand(game, 0, hand)
+    testing.stack_deck(game, ["orange", "blue", "black"])
+    game.apply(0, ClaimRoute("Angora-Smyrna", "orange", 0, 0))
+    assert game.state.players[0].decision is not None
+    return game
+
+
+def test_pays_a_tunnel_extra_when_it_can_with_the_fewest_locomotives():
+    game = _tunnel_attempt({"orange": 4, "locomotive": 1})
+    action = TicketBot(1, 0).choose(game, 0)
+    assert action.kind == "pay-tunnel" and action.locomotives == 0 and action.color == "orange"
+
+
+def test_declines_a_tunnel_it_cannot_pay():
+    game = _tunnel_attempt({"orange": 3, "blue": 2})
+    assert TicketBot(1, 0).choose(game, 0).kind == "decline-tunnel"
+
+
+def test_builds_a_station_that_saves_a_ticket():
+    game = testing.keep_all_starting_tickets(testing.new_game("europe", 4, seed=1))
+    # Edinburgh's only routes (both to London) belong to others: Edinburgh-Paris needs a station
+    testing.give_route(game, 1, "Edinburgh-London/black")
+    testing.give_route(game, 2, "Edinburgh-London/orange")
+    testing.give_route(game, 0, "Dieppe-London/1")
+    testing.give_route(game, 0, "Dieppe-Paris")
+    testing.set_tickets(game, 0, ["Edinburgh-Paris"])
+    testing.set_hand(game, 0, {"red": 1})
+    action = TicketBot(1, 0).choose(game, 0)
+    assert action.kind == "build-station" and action.city in ("Edinburgh", "London")
+    game.apply(0, action)
+    result = testing.score_now(game)
+    assert testing.breakdown(game, 0)["completed"] == ["Edinburgh-Paris"], result
+
+
+# --- how well it plays --------------------------------------------------------------------------------
+
+
+def test_beats_random_bots():
+    rs = variant.load("usa")
+    wins = 0
+    for seed in range(12):
+        game = bots.play_game(rs, 4, seed, ("ticket", "random", "random", "random"))
+        wins += 0 in game.result.winners.seats
+    assert wins >= 11
+
+
+@pytest.mark.parametrize("variant_id", sorted(variant.available()))
+def test_plays_every_variant_to_a_legal_end(variant_id):
+    rs = variant.load(variant_id)
+    players = min(max(4, rs.players.min), rs.players.max)
+    game = testing.play_to_end(Game(rs, [f"P{i + 1}" for i in range(players)], 5), ("ticket",))
+    assert game.over and "R-END-1" in game.state.end_reason
+    # ticket bots complete more tickets than they fail, even against each other
+    done = sum(len(s.tickets_completed) for s in game.result.scores)
+    failed = sum(len(s.tickets_failed) for s in game.result.scores)
+    assert done > failed

@@ -1,0 +1,580 @@
+"""The ticket-seeking bot: plays for its tickets, as most people do, so that simulated games
+resemble real ones.
+
+What it knows is what a player knows: ``game.view(seat)`` (the public table, its own hand and
+tickets), ``game.legal_actions(seat)`` and the public map (``game.board``). It never reads the
+game state, other hands, the deck or the game's generator; its own ``random.Random``, seeded
+from the game seed and its seat, only breaks ties.
+
+How it plays, turn by turn:
+
+* **tickets**: it keeps the offered tickets it can plausibly finish, judged by planning them
+  (below) against the trains it has, and keeps the fewest the rules allow when none fit;
+* **plan**: the shortest missing connections for its tickets (networkx Dijkstra over the free
+  routes and its own, weighted by length, its own at 0; tickets by points, each reusing what the
+  plan has already chosen), within a train budget. A ticket that the free routes can no longer
+  join may be saved by stations borrowing other players' routes (where the variant has them).
+  The plan is recomputed only when the board, its tickets, trains or stations changed;
+* **cards**: it draws the colours the plan still lacks from the open row, else blind;
+* **claims**: it claims planned routes as soon as it can pay them, longest first, paying with
+  the cards the rest of the plan needs least; tunnels it attempts with a spare card in hand,
+  pays the extra when it can, otherwise declines;
+* **the end**: with its tickets done it draws new tickets while that is safe (trains to spare,
+  nobody close to the end), otherwise claims the longest routes it can for points; on its last
+  turn it takes the action worth most points at once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+import networkx as nx
+
+from ttr_core.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets
+from ttr_core.board import Board, Route
+from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
+from ttr_core.network import DisjointSets
+
+#: A station edge's weight in the planner: a station uses no trains but costs cards and 4 points.
+STATION_WEIGHT = 3
+#: Keep tickets only while the plan leaves this share of the trains unplanned: opponents take
+#: routes, and detours cost trains the plan did not count.
+TRAIN_RESERVE = 0.2
+#: Draw new tickets only with this many trains left, and every opponent with this many too.
+SAFE_TRAINS = 12
+
+
+# --- what the seat knows ---------------------------------------------------------------------
+
+
+@attrs.frozen
+class Seen:
+    """What a seat knows at its turn, read from its view only."""
+
+    seat: int
+    owner: Mapping[int, int]  # route index -> owning seat
+    hand: Mapping[str, int]
+    tickets: tuple[int, ...]
+    trains: int
+    stations_left: int
+    my_stations: tuple[str, ...]
+    station_cities: frozenset[str]  # cities with anyone's station
+    final_round: bool
+    min_other_trains: int
+    tickets_left: int
+    decision: Mapping[str, Any] | None
+    open_row: tuple[str | None, ...] = ()
+
+    def cards(self, name: str) -> int:
+        return self.hand.get(name, 0)
+
+
+def read_view(view: Mapping[str, Any], board: Board) -> Seen:
+    seat = view["you"]["seat"]
+    players = view["players"]
+    stations = view["rules"].get("stations") or []
+    mine = stations[seat] if seat < len(stations) else {"cities": [], "left": 0}
+    others = [p["trains"] for i, p in enumerate(players) if i != seat and not p["resigned"]]
+    return Seen(
+        seat=seat,
+        owner={board.route_index[r]: s for r, s in view["routes"].items()},
+        hand=dict(view["you"]["hand"]),
+        tickets=tuple(board.ticket_index[t] for t in view["you"]["tickets"] if t in board.ticket_index),
+        trains=players[seat]["trains"],
+        stations_left=mine["left"],
+        my_stations=tuple(mine["cities"]),
+        station_cities=frozenset(c for s in stations for c in s["cities"]),
+        final_round=bool(view["final_round"]),
+        min_other_trains=min(others, default=99),
+        tickets_left=view["tickets_left"],
+        decision=players[seat]["decision"],
+        open_row=tuple(view["open_row"]),
+    )
+
+
+# --- planning --------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Plan:
+    """The connections still to make: city pairs to claim and stations to build."""
+
+    pairs: frozenset[tuple[int, int]]
+    stations: tuple[str, ...]  # cities to build a station in
+    cost: int  # trains the pairs need
+    done: tuple[int, ...]  # tickets already completed
+    planned: tuple[int, ...]  # tickets the plan completes
+    dropped: tuple[int, ...]  # tickets given up
+
+
+def _pair(u: int, v: int) -> tuple[int, int]:
+    return (u, v) if u < v else (v, u)
+
+
+def build_graph(board: Board, seen: Seen, blocked: frozenset[int]) -> nx.Graph:
+    """Cities joined by the seat's own routes (weight 0) and the free routes it could still claim
+    (weight = length); between two cities, the cheapest. Routes of other players are left out."""
+    g = nx.Graph()
+    g.add_nodes_from(range(len(board.cities)))
+    for r in board.routes:
+        owner = seen.owner.get(r.index, -1)
+        if owner == seen.seat:
+            w = 0
+        elif owner >= 0 or r.index in blocked or r.length > seen.trains:
+            continue
+        else:
+            w = r.length
+        data = g.get_edge_data(r.ai, r.bi)
+        if data is None or w < data["weight"]:
+            g.add_edge(r.ai, r.bi, weight=w)
+    # A station of the seat's already borrows an adjacent route of another player (R-STA-3):
+    # count those as joined, so that a ticket the station saves is seen as done.
+    for city in seen.my_stations:
+        ci = board.city_index[city]
+        for r in board.routes:
+            if ci in (r.ai, r.bi) and seen.owner.get(r.index, seen.seat) != seen.seat:
+                g.add_edge(r.ai, r.bi, weight=0)
+    return g
+
+
+def plan_tickets(board: Board, graph: nx.Graph, seen: Seen, tickets: Sequence[int], budget: float) -> Plan:
+    """Greedy: the most valuable ticket first, each by the shortest path given what the plan has
+    chosen so far (chosen pairs cost nothing more); a ticket that does not fit the budget is
+    dropped. Then stations for the dropped ones, if the seat has any left."""
+    chosen: set[tuple[int, int]] = set()
+
+    def weight(u, v, d):
+        return 0 if _pair(u, v) in chosen else d["weight"]
+
+    cost, done, planned, dropped = 0, [], [], []
+    for t in sorted(tickets, key=lambda t: (-board.tickets[t].points, t)):
+        ticket = board.tickets[t]
+        try:
+            length, path = nx.bidirectional_dijkstra(graph, ticket.ai, ticket.bi, weight=weight)
+        except nx.NetworkXNoPath:
+            dropped.append(t)
+            continue
+        if length == 0:
+            (planned if _uses(path, chosen) else done).append(t)
+            continue
+        if cost + length > budget:
+            dropped.append(t)
+            continue
+        cost += length
+        chosen.update(_pair(u, v) for u, v in zip(path, path[1:]) if graph[u][v]["weight"] > 0)
+        planned.append(t)
+    stations: list[str] = []
+    if dropped and seen.stations_left:
+        dropped = _plan_stations(board, graph, seen, dropped, chosen, stations, budget - cost, planned)
+        cost = sum(graph[u][v]["weight"] for u, v in chosen)
+    return Plan(frozenset(chosen), tuple(stations), cost, tuple(done), tuple(planned), tuple(dropped))
+
+
+def _uses(path: Sequence[int], chosen: set[tuple[int, int]]) -> bool:
+    return any(_pair(u, v) in chosen for u, v in zip(path, path[1:]))
+
+
+def _plan_stations(
+    board: Board, graph: nx.Graph, seen: Seen, dropped: list[int], chosen: set[tuple[int, int]],
+    stations: list[str], budget: float, planned: list[int],
+) -> list[int]:
+    """Save dropped tickets with stations: another player's route becomes an edge of weight
+    ``STATION_WEIGHT`` (no trains) if one of its cities can still take a station. Returns the
+    tickets still dropped; fills ``chosen``, ``stations`` and ``planned``."""
+    g = graph.copy()
+    free_city = [c.name not in seen.station_cities for c in board.cities]
+    for r in board.routes:
+        owner = seen.owner.get(r.index, -1)
+        if owner in (-1, seen.seat) or g.has_edge(r.ai, r.bi) or not (free_city[r.ai] or free_city[r.bi]):
+            continue
+        g.add_edge(r.ai, r.bi, weight=STATION_WEIGHT, station=True)
+
+    def weight(u, v, d):
+        if d.get("station"):
+            return 0 if _pair(u, v) in borrowed else d["weight"]
+        return 0 if _pair(u, v) in chosen else d["weight"]
+
+    borrowed: dict[tuple[int, int], str] = {}
+    still = []
+    left = seen.stations_left
+    for t in dropped:
+        ticket = board.tickets[t]
+        try:
+            _, path = nx.bidirectional_dijkstra(g, ticket.ai, ticket.bi, weight=weight)
+        except nx.NetworkXNoPath:
+            still.append(t)
+            continue
+        edges = [_pair(u, v) for u, v in zip(path, path[1:])]
+        new_borrow = [e for e in edges if g.edges[e].get("station") and e not in borrowed]
+        trains = sum(g.edges[e]["weight"] for e in edges if not g.edges[e].get("station") and e not in chosen)
+        cities = _station_cities(board, new_borrow, free_city, set(stations))
+        if not new_borrow and not trains or cities is None or len(cities) > left or trains > budget:
+            still.append(t)
+            continue
+        for e, city in zip(new_borrow, cities):
+            borrowed[e] = city
+        stations.extend(cities)
+        left -= len(cities)
+        budget -= trains
+        chosen.update(e for e in edges if not g.edges[e].get("station"))
+        planned.append(t)
+    return still
+
+
+def _station_cities(board, edges, free_city, taken) -> list[str] | None:
+    """One station city per borrowed edge: an end with no station yet, not used twice."""
+    out = []
+    for u, v in edges:
+        for c in (u, v):
+            name = board.cities[c].name
+            if free_city[c] and name not in taken and name not in out:
+                out.append(name)
+                break
+        else:
+            return None
+    return out
+
+
+# --- the bot ---------------------------------------------------------------------------------
+
+
+class TicketBot:
+    name = "ticket"
+
+    def __init__(self, seed: int, seat: int):
+        self.rng = random.Random(f"ticket-bot:{seed}:{seat}")
+        self.seat = seat
+        self._plan_key: tuple | None = None
+        self._plan: Plan | None = None
+        self._graph: nx.Graph | None = None
+        self._graph_key: tuple | None = None
+        self._blocked: set[int] = set()  # free routes closed to this seat (R-PAR), learnt from legal actions
+
+    # --- entry point ----------------------------------------------------------------------
+
+    def choose(self, game, seat: int) -> Action:
+        board = game.board
+        seen = read_view(game.view(seat), board)
+        legal = game.legal_actions(seat)
+        by_kind: dict[str, list[Action]] = {}
+        for a in legal:
+            by_kind.setdefault(a.kind, []).append(a)
+        decision = seen.decision
+        if decision is not None:
+            return self._decide(board, seen, decision, by_kind, legal)
+        return self._turn(board, seen, by_kind, legal)
+
+    # --- pending decisions ------------------------------------------------------------------
+
+    def _decide(self, board, seen, decision, by_kind, legal) -> Action:
+        kind = decision.get("kind")
+        if "keep-tickets" in by_kind:
+            return self._keep(board, seen, by_kind["keep-tickets"])
+        if kind == "second-card" and "draw-card" in by_kind:
+            return self._draw(board, seen, by_kind["draw-card"], second=True)
+        if kind == "tunnel-extra":
+            pays = by_kind.get("pay-tunnel", [])
+            if pays:
+                return min(pays, key=lambda a: (getattr(a, "locomotives", 0), repr(a)))
+            if "decline-tunnel" in by_kind:
+                return by_kind["decline-tunnel"][0]
+        return self.rng.choice(legal)  # a decision of a rule this bot does not know
+
+    def _keep(self, board, seen, offers: list[KeepTickets]) -> KeepTickets:
+        """The offer whose tickets, planned with those held, score best within the budget."""
+        graph = self._graph_for(board, seen)
+        budget = seen.trains * (1 - TRAIN_RESERVE)
+
+        def value(offer: KeepTickets) -> tuple:
+            kept = tuple(board.ticket_index[t] for t in offer.tickets)
+            plan = plan_tickets(board, graph, seen, seen.tickets + kept, budget)
+            pts = board.tickets
+            gain = sum(pts[t].points for t in (*plan.done, *plan.planned))
+            loss = sum(pts[t].points for t in plan.dropped)
+            return (gain - loss - 0.25 * plan.cost, -len(kept))
+
+        return max(offers, key=value)
+
+    # --- a turn -----------------------------------------------------------------------------
+
+    def _turn(self, board, seen, by_kind, legal) -> Action:
+        claims: list[ClaimRoute] = by_kind.get("claim-route", [])
+        if seen.final_round and (claims or "build-station" in by_kind):
+            best = self._last_turn(board, seen, claims, by_kind.get("build-station", []))
+            if best is not None:
+                return best
+        plan = self._plan_for(board, seen, claims)
+        station = self._station(plan, by_kind.get("build-station", []))
+        if station is not None:
+            return station
+        claim = self._claim(board, seen, plan, claims, can_draw="draw-card" in by_kind)
+        if claim is not None:
+            return claim
+        free_claim = self._controller_claim(board, plan, by_kind.get("play-controller", []))
+        if free_claim is not None:
+            return free_claim
+        if not plan.pairs:
+            if (
+                "draw-tickets" in by_kind and seen.trains >= SAFE_TRAINS and seen.min_other_trains >= SAFE_TRAINS
+                and not seen.final_round
+            ):
+                return by_kind["draw-tickets"][0]
+            extra = self._claim_for_points(board, seen, claims)
+            if extra is not None:
+                return extra
+        if "draw-card" in by_kind:
+            return self._draw(board, seen, by_kind["draw-card"], second=False)
+        if claims:
+            return max(claims, key=lambda a: (board.routes[board.route_index[a.route]].length, -a.locomotives))
+        rest = [a for a in legal if a.kind not in ("draw-tickets",)] or legal
+        return rest[0] if len(rest) == 1 else self.rng.choice(rest)
+
+    # --- planning, cached -------------------------------------------------------------------
+
+    def _graph_for(self, board, seen) -> nx.Graph:
+        key = (frozenset(seen.owner.items()), seen.trains, frozenset(self._blocked), seen.my_stations)
+        if key != self._graph_key:
+            self._graph = build_graph(board, seen, frozenset(self._blocked))
+            self._graph_key = key
+        return self._graph
+
+    def _plan_for(self, board, seen, claims: list[ClaimRoute]) -> Plan:
+        plan = self._cached_plan(board, seen)
+        if self._learn_blocked(board, seen, plan, claims):
+            plan = self._cached_plan(board, seen)
+        return plan
+
+    def _cached_plan(self, board, seen) -> Plan:
+        """The plan, recomputed only when it no longer holds: new tickets, stations or blocked
+        routes, or a planned connection that nobody can build any more. Routes taken elsewhere
+        only make other paths longer, so a plan whose connections are all still free stays a
+        shortest one: most turns then cost no search at all."""
+        key = (seen.tickets, frozenset(self._blocked), seen.my_stations, seen.stations_left)
+        if self._plan is not None and key == self._plan_key:
+            kept = _still_valid(board, seen, self._plan, self._blocked)
+            if kept is not None:
+                self._plan = kept
+                return kept
+        graph = self._graph_for(board, seen)
+        self._plan = plan_tickets(board, graph, seen, seen.tickets, seen.trains)
+        self._plan_key = key
+        return self._plan
+
+    def _learn_blocked(self, board, seen, plan: Plan, claims: list[ClaimRoute]) -> bool:
+        """A free planned route the hand could pay but that no legal claim offers is closed to this
+        seat (a parallel route rule, R-PAR): plan around it from now on."""
+        offered = {c.route for c in claims}
+        learnt = False
+        for r in _free_routes(board, seen, plan.pairs):
+            if r.id in offered or not any(seen.owner.get(p, -1) >= 0 for p in r.parallel):
+                continue
+            if r.length <= seen.trains and _could_pay(r, seen):
+                self._blocked.add(r.index)
+                learnt = True
+        return learnt
+
+    # --- choosing ------------------------------------------------------------------------------
+
+    def _station(self, plan: Plan, builds: list[Action]) -> Action | None:
+        wanted = [b for b in builds if b.city in plan.stations]
+        if not wanted:
+            return None
+        return min(wanted, key=lambda b: (b.locomotives, plan.stations.index(b.city), b.color or ""))
+
+    def _claim(self, board, seen, plan: Plan, claims: list[ClaimRoute], can_draw: bool) -> ClaimRoute | None:
+        planned = [c for c in claims if _pair_of(board, c.route) in plan.pairs]
+        if not planned:
+            return None
+        needs = _color_needs(board, seen, plan)
+
+        def ok(c: ClaimRoute) -> bool:
+            route = board.routes[board.route_index[c.route]]
+            # a tunnel may ask for extra cards (R-TUN-2): try it with a spare card in hand, or when
+            # there is nothing else to do
+            return not route.tunnel or not can_draw or _spare(seen, route, c) >= 1
+
+        planned = [c for c in planned if ok(c)]
+        if not planned:
+            return None
+        return min(planned, key=lambda c: (-board.routes[board.route_index[c.route]].length, _pay_cost(board, c, needs), c.route, c.color or ""))
+
+    def _controller_claim(self, board, plan: Plan, plays: list[Action]) -> Action | None:
+        """A controller (``ussr``, R-CTL-2) builds a planned route the hand cannot pay yet: the
+        longest one, as it saves the most cards. Dismantling is left alone: it helps against one
+        opponent and costs the turn."""
+        builds = [a for a in plays if getattr(a, "mode", None) == "build" and _pair_of(board, a.route) in plan.pairs]
+        if not builds:
+            return None
+        return max(builds, key=lambda a: (board.routes[board.route_index[a.route]].length, a.route))
+
+    def _claim_for_points(self, board, seen, claims: list[ClaimRoute]) -> ClaimRoute | None:
+        """With the tickets done: the longest route, to score and to end the game while ahead."""
+        if not claims:
+            return None
+        return max(claims, key=lambda c: (board.routes[board.route_index[c.route]].length, -c.locomotives, -c.triples,
+                                          c.route, c.color or ""))
+
+    def _last_turn(self, board, seen, claims: list[ClaimRoute], builds: list[Action]) -> Action | None:
+        """The last turn: the claim or station worth most points now (route points, plus twice
+        the points of each ticket it completes, as a failed ticket counts against)."""
+        sets = DisjointSets(len(board.cities))
+        for r, s in seen.owner.items():
+            if s == seen.seat:
+                sets.union(board.routes[r].ai, board.routes[r].bi)
+        open_tickets = [board.tickets[t] for t in seen.tickets if not sets.connected(board.tickets[t].ai, board.tickets[t].bi)]
+
+        def completes(joins: Iterable[tuple[int, int]]) -> int:
+            trial = DisjointSets(len(board.cities))
+            trial.parent = list(sets.parent)
+            for u, v in joins:
+                trial.union(u, v)
+            return sum(2 * t.points for t in open_tickets if trial.connected(t.ai, t.bi))
+
+        best: tuple[float, str, Action] | None = None
+        for c in claims:
+            route = board.routes[board.route_index[c.route]]
+            gain = route.length * 1.5 + completes([(route.ai, route.bi)]) - c.locomotives * 0.01
+            key = (gain, c.route + (c.color or ""), c)
+            best = key if best is None or key[:2] > best[:2] else best
+        for b in builds:
+            ci = board.city_index[b.city]
+            joins = [(r.ai, r.bi) for r in board.routes if ci in (r.ai, r.bi) and seen.owner.get(r.index, seen.seat) != seen.seat]
+            gain = max((completes([j]) for j in joins), default=0) - 4.5  # the 4 points of a station kept
+            key = (gain, b.city + (b.color or ""), b)
+            best = key if best is None or key[:2] > best[:2] else best
+        return best[2] if best is not None and best[0] > 0 else None
+
+    def _draw(self, board, seen, draws: list[DrawCard], second: bool) -> DrawCard:
+        needs = _color_needs(board, seen, self._cached_plan(board, seen))
+        wanted = {c: n - seen.cards(c) for c, n in needs.items() if c != LOCOMOTIVE and n > seen.cards(c)}
+        row = dict(enumerate(seen.open_row))
+        best = None
+        for d in draws:
+            if d.slot is None:
+                continue
+            card = row.get(d.slot)
+            if card in wanted:
+                key = (wanted[card], -d.slot)
+                best = (key, d) if best is None or key > best[0] else best
+        if best is not None:
+            return best[1]
+        loco_short = needs.get(LOCOMOTIVE, 0) - seen.cards(LOCOMOTIVE)
+        if not second and loco_short > 0:
+            for d in draws:
+                if d.slot is not None and row.get(d.slot) == LOCOMOTIVE:
+                    return d
+        blind = [d for d in draws if d.slot is None]
+        if blind:
+            return blind[0]
+        # no deck left: the open card the plan can use most, else any
+        return max(draws, key=lambda d: (wanted.get(row.get(d.slot), 0), row.get(d.slot) == LOCOMOTIVE, -(d.slot or 0)))
+
+
+# --- small helpers ---------------------------------------------------------------------------
+
+
+def _pair_of(board: Board, route_id: str) -> tuple[int, int]:
+    r = board.routes[board.route_index[route_id]]
+    return _pair(r.ai, r.bi)
+
+
+def _free_routes(board: Board, seen: Seen, pairs: Iterable[tuple[int, int]]) -> list[Route]:
+    out = []
+    for u, v in pairs:
+        for r in _routes_between(board, u, v):
+            if r.index not in seen.owner:
+                out.append(r)
+    return out
+
+
+def _routes_between(board: Board, u: int, v: int) -> tuple[Route, ...]:
+    return _pairs_index(board).get(_pair(u, v), ())
+
+
+_PAIRS: dict[int, tuple[Board, dict[tuple[int, int], tuple[Route, ...]]]] = {}
+
+
+def _pairs_index(board: Board) -> dict[tuple[int, int], tuple[Route, ...]]:
+    """The routes between each two cities, computed once per board (kept by identity: boards are
+    loaded once per variant and shared by every game)."""
+    got = _PAIRS.get(id(board))
+    if got is None or got[0] is not board:
+        index: dict[tuple[int, int], list[Route]] = {}
+        for r in board.routes:
+            index.setdefault(_pair(r.ai, r.bi), []).append(r)
+        got = _PAIRS[id(board)] = (board, {k: tuple(v) for k, v in index.items()})
+        if len(_PAIRS) > 32:  # boards of positions rescored by hand come and go
+            _PAIRS.pop(next(iter(_PAIRS)))
+    return got[1]
+
+
+def _still_valid(board: Board, seen: Seen, plan: Plan, blocked: set[int]) -> Plan | None:
+    """``plan`` without the connections the seat has made since, or None if a planned connection
+    or station can no longer be built, or the trains no longer suffice."""
+    pairs, cost = [], 0
+    for pair in plan.pairs:
+        routes = _routes_between(board, *pair)
+        if any(seen.owner.get(r.index) == seen.seat for r in routes):
+            continue
+        free = [r.length for r in routes if r.index not in seen.owner and r.index not in blocked and r.length <= seen.trains]
+        if not free:
+            return None
+        pairs.append(pair)
+        cost += min(free)
+    if cost > seen.trains or any(c in seen.station_cities for c in plan.stations):
+        return None
+    if len(pairs) == len(plan.pairs):
+        return plan
+    return attrs.evolve(plan, pairs=frozenset(pairs), cost=cost)
+
+
+def _could_pay(route: Route, seen: Seen) -> bool:
+    locos = seen.cards(LOCOMOTIVE)
+    if locos < route.ferry:
+        return False
+    colors = COLORS if route.color == GRAY else (route.color,)
+    return max(seen.cards(c) for c in colors) + locos >= route.length
+
+
+def _color_needs(board: Board, seen: Seen, plan: Plan) -> dict[str, int]:
+    """Cards the plan's free routes ask for, by colour: coloured routes their colour, grey routes
+    the colour the hand holds most of (beyond what coloured routes take), ferries locomotives."""
+    needs: dict[str, int] = {}
+    grey: list[Route] = []
+    for u, v in sorted(plan.pairs):
+        free = [r for r in _routes_between(board, u, v) if r.index not in seen.owner]
+        if not free:
+            continue
+        # of parallel routes, the one the hand is closest to paying
+        r = max(free, key=lambda r: (max(seen.cards(c) for c in (COLORS if r.color == GRAY else (r.color,))), -r.index))
+        if r.ferry:
+            needs[LOCOMOTIVE] = needs.get(LOCOMOTIVE, 0) + r.ferry
+        if r.color == GRAY:
+            grey.append(r)
+        else:
+            needs[r.color] = needs.get(r.color, 0) + r.length - r.ferry
+    for r in sorted(grey, key=lambda r: -r.length):
+        spare = {c: seen.cards(c) - needs.get(c, 0) for c in COLORS}
+        c = max(COLORS, key=lambda c: (spare[c], -COLORS.index(c)))
+        needs[c] = needs.get(c, 0) + r.length - r.ferry
+    return needs
+
+
+def _pay_cost(board: Board, claim: ClaimRoute, needs: Mapping[str, int]) -> float:
+    """How much a payment hurts the rest of the plan: locomotives are worth most, then cards of a
+    colour other planned routes need."""
+    route = board.routes[board.route_index[claim.route]]
+    colored = route.length - claim.locomotives - claim.triples + 3 * claim.triples
+    own_need = 0 if route.color == GRAY else route.length
+    other_need = max(0, needs.get(claim.color or "", 0) - own_need)
+    return claim.locomotives * 3 + colored + (colored if other_need else 0) * 0.5
+
+
+def _spare(seen: Seen, route: Route, claim: ClaimRoute) -> int:
+    """Cards left after the base payment that could pay a tunnel's extra (R-TUN-5)."""
+    colored = route.length - claim.locomotives - claim.triples + 3 * claim.triples
+    left_color = seen.cards(claim.color) - colored if claim.color else 0
+    return left_color + seen.cards(LOCOMOTIVE) - claim.locomotives
