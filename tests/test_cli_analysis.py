@@ -1,0 +1,100 @@
+"""``ttr simulate``, ``ttr rescore``, ``ttr compare`` from the command line: options, output, exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from ttr_core import record
+from ttr_core.analysis import compare, simulate
+from ttr_core.analysis.rescore import Target
+from ttr_core.cli import main
+
+
+def _run(*args: str, code: int = 0):
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == code, (result.output, result.exception)
+    return result
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("records")
+    result = _run("simulate", "--variant", "wor", "--games", "3", "--seed", "5", "--workers", "1", "--out", str(folder), "--json")
+    return folder, json.loads(result.stdout)
+
+
+def test_simulate_writes_records_that_replay_and_summarises_them(records):
+    folder, summary = records
+    files = sorted(p.name for p in folder.glob("*.json"))
+    assert files == ["wor-v2-seed5.json", "wor-v2-seed6.json", "wor-v2-seed7.json"]
+    games = [record.replay(record.load(folder / f)) for f in files]
+    assert summary["games"] == 3 and summary["seeds"] == [5, 7] and summary["version"] == 2
+    for seat in range(4):
+        totals = [g.result.scores[seat].total for g in games]
+        assert summary["seats"][seat]["score"]["mean"] == round(sum(totals) / 3, 2)
+        assert summary["seats"][seat]["bot"] == "ticket"
+    assert summary["timing"]["workers"] == 1
+
+
+def test_simulate_text_output():
+    result = _run("simulate", "--variant", "usa", "--games", "2", "--players", "3", "--bots", "ticket,random", "--workers", "1")
+    assert "2 games of usa@1, 3 players" in result.stdout
+    assert "Winner decided by" in result.stdout and "games/s" in result.stdout
+
+
+def test_rescore_a_folder_under_two_rule_sets(records):
+    folder, _ = records
+    result = _run("rescore", str(folder), "--variant", "wor", "--variant", "wor-legacy", "--json")
+    data = json.loads(result.stdout)
+    assert [g["seed"] for g in data["games"]] == [5, 6, 7]
+    for g in data["games"]:
+        assert [(r["variant"], r["version"]) for r in g["rescored"]] == [("wor", 2), ("wor-legacy", 1)]
+        assert {d["line"] for d in g["differences"]} <= {"ticket-leader", "total"}
+        winners = [r["winners"] for r in g["rescored"]]
+        assert g["winner_changes"] == (set(winners[0]) != set(winners[1]))
+    text = _run("rescore", str(folder / "wor-v2-seed5.json"), "--variant", "wor@1", "--variant", "wor@2").stdout
+    assert "total wor@1" in text and "total wor@2" in text and "game(s) rescored" in text
+
+
+def test_rescore_under_a_rule_set_that_cannot_read_the_game_exits_2(records):
+    folder, _ = records
+    result = _run("rescore", str(folder / "wor-v2-seed5.json"), "--variant", "europe", code=2)
+    assert "cannot score under europe" in result.output
+
+
+def test_compare_json_gives_the_library_numbers_and_writes_the_plot(tmp_path):
+    result = _run("compare", "--variant", "wor", "--variant", "wor-legacy", "--games", "3", "--seed", "2",
+                  "--workers", "1", "--out", str(tmp_path), "--json")
+    data = json.loads(result.stdout)
+    expected = compare.report(compare.compare(Target("wor"), Target("wor-legacy"), 3, 2))
+    assert {k: v for k, v in data.items() if k != "plots"} == json.loads(json.dumps(expected))
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "compare-wor-v2-vs-wor-legacy-v1.png", "compare-wor-v2-vs-wor-legacy-v1.svg",
+    ]
+
+
+def test_compare_text_output(tmp_path):
+    result = _run("compare", "--variant", "wor@2", "--variant", "wor@1", "--games", "2", "--workers", "1",
+                  "--out", str(tmp_path), "--save-records")
+    assert "Winner changes:" in result.stdout and "ticket-leader" in result.stdout
+    assert len(list((tmp_path / "records").glob("*.json"))) == 2
+
+
+@pytest.mark.parametrize("args", [
+    ("compare", "--variant", "wor", "--games", "2"),
+    ("compare", "--variant", "wor@x", "--variant", "wor", "--games", "2"),
+    ("simulate", "--variant", "wor", "--games", "2", "--bots", "clever"),
+    ("simulate", "--variant", "usa", "--games", "2", "--players", "6"),
+    ("simulate", "--variant", "nowhere", "--games", "2"),
+])
+def test_bad_input_exits_2_with_a_message(args):
+    result = _run(*args, code=2)
+    assert "error:" in result.output
+
+
+def test_default_player_count_fits_the_variant():
+    assert compare.default_players(Target("wor")) == 4
+    assert simulate.local_cores() >= 1

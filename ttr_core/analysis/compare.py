@@ -1,0 +1,113 @@
+"""Comparing two rule sets on the same games: simulate under A, rescore every game under B.
+
+The games are played once, under A, by the chosen bots; each finished position is scored again
+under B (``rescore``). So every difference comes from scoring, never from luck: B − A per
+breakdown line, and the games whose winner changes. Both rule sets must read the same positions
+(the same map; ``wor`` and ``wor-legacy``, or two versions of one variant).
+
+Each game is also rescored under A itself: a game whose rescoring under A differs from how it was
+played means the position lost something the rules score (``export_mismatches``); such a
+comparison is reported, not trusted silently.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ttr_core.analysis import plots, stats
+from ttr_core.analysis.rescore import TOTAL, Target, differences
+from ttr_core.analysis.simulate import GameSummary, SimSpec, run
+
+METHOD = (
+    "95% intervals: normal approximation, mean ± 1.96·sd/√games, over per-game means of the per-player "
+    "deltas (players of one game are not independent); Wilson's interval for the share of winner changes"
+)
+
+
+@attrs.frozen
+class Comparison:
+    a: str  # "wor@2": variant@version as actually used
+    b: str
+    seed: int
+    players: int
+    bots: tuple[str, ...]
+    games: tuple[GameSummary, ...]
+
+    def pairs(self):
+        return [(g.played, g.rescored[1]) for g in self.games]
+
+    def changed(self) -> list[GameSummary]:
+        return [g for g in self.games if frozenset(g.played.winners) != frozenset(g.rescored[1].winners)]
+
+    def export_mismatches(self) -> list[int]:
+        return [g.seed for g in self.games if g.played != g.rescored[0]]
+
+
+def compare(
+    a: Target, b: Target, games: int, seed: int = 1, players: int | None = None, bots: Sequence[str] = ("ticket",),
+    workers: int = 1, scheduler: str | None = None, on_progress: Callable[[int], None] | None = None,
+    records: bool = False,
+) -> Comparison:
+    a, b = a.resolved(), b.resolved()
+    spec = SimSpec(a.variant, a.version, players or default_players(a), tuple(bots), (a, b), records)
+    played = run(spec, range(seed, seed + games), workers, scheduler, on_progress)
+    return Comparison(str(a), str(b), seed, spec.players, spec.bots, tuple(played))
+
+
+def default_players(target: Target) -> int:
+    """Four players, the most common table, or the nearest count the variant allows."""
+    from ttr_core import variant
+
+    rs = variant.load(target.variant, target.version)
+    return min(max(4, rs.players.min), rs.players.max)
+
+
+def report(c: Comparison) -> dict[str, Any]:
+    """The numbers of a comparison as JSON data; the same for the same seed, on any machine."""
+    n = len(c.games)
+    changed = c.changed()
+    share = stats.proportion_ci(len(changed), n)
+    # which lines differ in the games whose winner changed: what changed the winner
+    blame: Counter[str] = Counter()
+    for g in changed:
+        blame.update({d.line for d in differences([g.played, g.rescored[1]]) if d.line != TOTAL})
+    return {
+        "a": c.a,
+        "b": c.b,
+        "games": n,
+        "seeds": [c.seed, c.seed + n - 1],
+        "players": c.players,
+        "bots": list(c.bots),
+        "winner_changes": {
+            "games": len(changed),
+            "share": share.as_dict(4),
+            "seeds": [g.seed for g in changed],
+            "lines": dict(sorted(blame.items())),
+        },
+        "lines": stats.line_deltas(c.pairs()),
+        "export_mismatches": c.export_mismatches(),
+        "method": METHOD,
+    }
+
+
+def write_plots(c: Comparison, out_dir: Path) -> list[Path]:
+    stem = f"compare-{c.a}-vs-{c.b}".replace("@", "-v")
+    return plots.compare_plot(c.pairs(), c.a, c.b, len(c.changed()), out_dir, stem)
+
+
+def write_records(c: Comparison, out_dir: Path) -> Path:
+    folder = out_dir / "records"
+    folder.mkdir(parents=True, exist_ok=True)
+    for g in c.games:
+        if g.record is not None:
+            (folder / record_name(g)).write_text(g.record, encoding="utf-8")
+    return folder
+
+
+def record_name(g: GameSummary) -> str:
+    return f"{g.played.variant}-v{g.played.version}-seed{g.seed}.json"

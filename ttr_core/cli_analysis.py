@@ -1,0 +1,258 @@
+"""``ttr rescore``, ``ttr simulate``, ``ttr compare``: regression-testing rules on real games.
+
+Registered on the main command group by ``ttr_core.cli`` (``register(main)``). The work is done
+in :mod:`ttr_core.analysis`; these commands parse options, show progress and print tables or,
+with ``--json``, the same numbers for scripts.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ttr_core import bots as bots_mod
+from ttr_core.analysis import compare as compare_mod
+from ttr_core.analysis import rescore as rescore_mod
+from ttr_core.analysis import simulate as simulate_mod
+from ttr_core.analysis import stats
+from ttr_core.errors import TTRError
+
+
+def register(main: click.Group) -> None:
+    from ttr_core.cli import _guarded  # the cli module is loading us: import what it has defined
+
+    for command in (rescore, simulate, compare):
+        command.callback = _guarded(command.callback)
+        main.add_command(command)
+
+
+def _consoles():
+    from ttr_core.cli import err, out
+
+    return out, err
+
+
+def _targets(values: tuple[str, ...]) -> list[rescore_mod.Target]:
+    return [rescore_mod.Target.parse(v) for v in values]
+
+
+def _bots(text: str) -> tuple[str, ...]:
+    names = tuple(b.strip() for b in text.split(",") if b.strip())
+    unknown = [b for b in names if b not in bots_mod.BOTS]
+    if unknown or not names:
+        raise TTRError(f"unknown bot(s) {', '.join(unknown) or '(none)'}; known: {', '.join(bots_mod.BOTS)}")
+    return names
+
+
+def _progress(err, total: int, what: str) -> Progress:
+    return Progress(
+        TextColumn(f"[bold]{what}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(), TimeRemainingColumn(), console=err, disable=not err.is_terminal,
+    )
+
+
+class _Tick:
+    """Advances a progress bar and shows games per second."""
+
+    def __init__(self, progress: Progress, total: int):
+        self.progress = progress
+        self.task = progress.add_task("", total=total, rate="")
+        self.t0 = time.perf_counter()
+        self.done = 0
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        rate = self.done / max(1e-9, time.perf_counter() - self.t0)
+        self.progress.update(self.task, advance=n, rate=f"{rate:.1f} games/s")
+
+
+_WORKERS_HELP = "Processes on this machine (default: every core); with --scheduler local, Dask workers."
+_SCHEDULER_HELP = "Run on Dask distributed: 'local' starts a LocalCluster, or a scheduler address tcp://host:port."
+
+
+# --- rescore ----------------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("records", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--variant", "targets", multiple=True, metavar="VARIANT[@VERSION]",
+              help="Score under this rule set; repeat for several (default: the recorded rules and the variant's current ones).")
+@click.option("--json", "as_json", is_flag=True)
+def rescore(records, targets, as_json):
+    """Score finished games (records, or folders of them) under several rule sets, side by side.
+
+    Per game and per player: which lines of the breakdown differ (routes, tickets, each bonus,
+    total), and whether the winner changes. Each record is replayed under the rules version it
+    names first; every rescoring says which version it used.
+    """
+    out, err = _consoles()
+    chosen = _targets(targets)
+    paths = rescore_mod.record_paths(records)
+    if not paths:
+        raise TTRError("no records found (a folder stands for the *.json files in it)")
+    results = [rescore_mod.rescore_record(p, chosen) for p in paths]
+    failed = any(e for r in results for e in r.errors)
+    if as_json:
+        data = {"games": [rescore_mod.to_json(r) for r in results],
+                "winner_changes": sum(1 for r in results if r.winner_changes)}
+        click.echo(json.dumps(data, indent=2))
+    else:
+        for r in results:
+            _print_rescore(out, err, r)
+        changed = sum(1 for r in results if r.winner_changes)
+        out.print(f"{len(results)} game(s) rescored; the winner changes in {changed}.")
+    if failed:
+        sys.exit(2)
+
+
+def _print_rescore(out, err, r: rescore_mod.GameRescore) -> None:
+    scored = r.scored
+    labels = [s.label if s is not None else t for t, s in zip(r.targets, r.results)]
+    table = Table(title=f"{r.source}: played under {r.variant}@{r.version}, seed {r.seed}", title_justify="left")
+    table.add_column("Player")
+    for label in labels:
+        table.add_column(f"total {label}", justify="right")
+    table.add_column("lines that differ")
+    diffs = r.diffs
+    for i, name in enumerate(s.name for s in scored[0].seats) if scored else []:
+        mine = [d for d in diffs if d.player == name]
+        cells = [str(s.seats[i].total) if s is not None else "-" for s in r.results]
+        text = ", ".join(f"{d.line} {'→'.join(str(v) for v in d.values)}" for d in mine) or "none"
+        table.add_row(name, *cells, text)
+    if scored:
+        table.add_row("[bold]winner[/bold]", *(" ".join(s.winners) if s else "-" for s in r.results),
+                      "[yellow]changes[/yellow]" if r.winner_changes else "same")
+    out.print(table)
+    for e in r.errors:
+        if e:
+            err.print(f"[red]error:[/red] {r.source}: {e}", markup=True)
+
+
+# --- simulate ---------------------------------------------------------------------------------
+
+
+@click.command()
+@click.option("--variant", "variant_id", default="usa", show_default=True, metavar="VARIANT[@VERSION]")
+@click.option("--games", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed S+i.")
+@click.option("--players", type=click.IntRange(2, 10), default=None, help="Default: 4, or the nearest count the variant allows.")
+@click.option("--bots", "bot_names", default="ticket", show_default=True, help="Comma-separated, cycled over the seats.")
+@click.option("--workers", type=click.IntRange(1), default=None, help=_WORKERS_HELP)
+@click.option("--scheduler", default=None, help=_SCHEDULER_HELP)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write every game's record into this folder.")
+@click.option("--json", "as_json", is_flag=True)
+def simulate(variant_id, games, seed, players, bot_names, workers, scheduler, out_dir, as_json):
+    """Play N seeded bot games and summarise them: scores per seat, game length, tickets,
+    bonus frequencies, what decided the winner. Reproducible whatever the number of workers."""
+    out, err = _consoles()
+    target = rescore_mod.Target.parse(variant_id)
+    workers = workers or simulate_mod.local_cores()
+    spec = simulate_mod.SimSpec(target.variant, target.version, players or compare_mod.default_players(target),
+                                _bots(bot_names), (), out_dir is not None)
+    simulate_mod.check_spec(spec)
+    t0 = time.perf_counter()
+    with _progress(err, games, "simulating") as progress:
+        played = simulate_mod.run(spec, range(seed, seed + games), workers, scheduler, _Tick(progress, games))
+    elapsed = time.perf_counter() - t0
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for g in played:
+            (out_dir / compare_mod.record_name(g)).write_text(g.record, encoding="utf-8")
+    summary = stats.summarize(played)
+    where = scheduler and f"dask {scheduler}" or ("this process" if workers == 1 else "local processes")
+    timing = {"workers": workers, "where": where, "seconds": round(elapsed, 3), "games_per_second": round(games / elapsed, 3)}
+    if as_json:
+        click.echo(json.dumps({**summary, "records": str(out_dir) if out_dir else None, "timing": timing}, indent=2))
+        return
+    _print_summary(out, summary)
+    out.print(f"{games} games in {elapsed:.1f} s ({games / elapsed:.1f} games/s, {workers} worker(s), {where})"
+              + (f"; records in {out_dir}" if out_dir else ""))
+
+
+def _print_summary(out, s: dict) -> None:
+    table = Table(title=f"{s['games']} games of {s['variant']}@{s['version']}, {s['players']} players, seeds {s['seeds'][0]}-{s['seeds'][1]}",
+                  title_justify="left")
+    for col in ("Seat", "Bot", "Mean score [95% CI]", "sd", "min", "max", "Wins", "Tickets done", "failed"):
+        table.add_column(col, justify="left" if col in ("Seat", "Bot") else "right")
+    for p in s["seats"]:
+        sc = p["score"]
+        table.add_row(str(p["seat"] + 1), p["bot"], f"{sc['mean']:.1f} [{sc['low']:.1f}, {sc['high']:.1f}]", f"{sc['sd']:.1f}",
+                      str(p["min"]), str(p["max"]), f"{p['win_rate']:.1%}", f"{p['tickets_completed']:.2f}", f"{p['tickets_failed']:.2f}")
+    out.print(table)
+    out.print(f"Game length: {s['turns']['mean']:.1f} turns (sd {s['turns']['sd']:.1f}), {s['actions']['mean']:.0f} actions; "
+              f"tickets completed per player: {s['tickets_completed_per_player']:.2f}")
+    for name, b in s["bonuses"].items():
+        out.print(f"Bonus {name}: given in {b['games_with_it']:.1%} of games, {b['holders_per_game']:.2f} holders per game")
+    decided = ", ".join(f"{k} {v['share']:.1%}" for k, v in s["decided_by"].items())
+    out.print(f"Winner decided by: {decided}")
+    for reason, n in s["end_reasons"].items():
+        out.print(f"Ended ({n}×): {reason}")
+
+
+# --- compare ----------------------------------------------------------------------------------
+
+
+@click.command()
+@click.option("--variant", "targets", multiple=True, required=True, metavar="VARIANT[@VERSION]",
+              help="Exactly twice: the games are played under the first and rescored under the second.")
+@click.option("--games", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed S+i.")
+@click.option("--players", type=click.IntRange(2, 10), default=None, help="Default: 4, or the nearest count the variant allows.")
+@click.option("--bots", "bot_names", default="ticket", show_default=True, help="Comma-separated, cycled over the seats.")
+@click.option("--workers", type=click.IntRange(1), default=None, help=_WORKERS_HELP)
+@click.option("--scheduler", default=None, help=_SCHEDULER_HELP)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="Folder for the plot (PNG and SVG).")
+@click.option("--save-records", is_flag=True, help="Also write every game's record into OUT/records.")
+@click.option("--json", "as_json", is_flag=True)
+def compare(targets, games, seed, players, bot_names, workers, scheduler, out_dir, save_records, as_json):
+    """Simulate under rule set A, rescore every game under B: winner changes, and B − A per
+    breakdown line with 95% confidence intervals; writes a plot."""
+    out, err = _consoles()
+    if len(targets) != 2:
+        raise TTRError(f"compare takes --variant exactly twice (A, then B), got {len(targets)}")
+    a, b = _targets(targets)
+    workers = workers or simulate_mod.local_cores()
+    with _progress(err, games, f"{a} vs {b}") as progress:
+        c = compare_mod.compare(a, b, games, seed, players, _bots(bot_names), workers, scheduler,
+                                _Tick(progress, games), records=save_records)
+    data = compare_mod.report(c)
+    paths = compare_mod.write_plots(c, out_dir)
+    if save_records:
+        data["records"] = str(compare_mod.write_records(c, out_dir))
+    data["plots"] = [str(p) for p in paths]
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    _print_comparison(out, err, data)
+
+
+def _print_comparison(out, err, d: dict) -> None:
+    table = Table(title=f"{d['games']} games played under {d['a']} ({d['players']} players, bots {','.join(d['bots'])}, "
+                        f"seeds {d['seeds'][0]}-{d['seeds'][1]}), rescored under {d['b']}", title_justify="left")
+    for col in ("Line", f"mean {d['a']}", f"mean {d['b']}", "Δ per player [95% CI]", "player-games changed"):
+        table.add_column(col, justify="left" if col == "Line" else "right")
+    for line, v in d["lines"].items():
+        dl = v["delta"]
+        table.add_row(line, f"{v['mean_a']:.2f}", f"{v['mean_b']:.2f}", f"{dl['mean']:+.3f} [{dl['low']:+.3f}, {dl['high']:+.3f}]",
+                      str(v["player_games_changed"]))
+    out.print(table)
+    w = d["winner_changes"]
+    share = w["share"]
+    why = ", ".join(f"{k} differs in {n}" for k, n in w["lines"].items()) or "-"
+    out.print(f"Winner changes: [bold]{w['games']} of {d['games']} games ({share['mean']:.1%}, 95% CI "
+              f"{share['low']:.1%}-{share['high']:.1%})[/bold]; in those games: {why}.", markup=True)
+    if d["export_mismatches"]:
+        err.print(f"[yellow]warning:[/yellow] {len(d['export_mismatches'])} game(s) rescore differently under {d['a']} itself "
+                  f"(seeds {d['export_mismatches'][:10]}): the exported position misses something these rules score.", markup=True)
+    out.print(f"({d['method']})")
+    out.print("Plot: " + ", ".join(d["plots"]))
+    if d.get("records"):
+        out.print(f"Records: {d['records']}")
