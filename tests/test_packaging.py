@@ -30,7 +30,7 @@ def wheel(tmp_path_factory) -> Path:
 def test_wheel_adds_only_ttr_prefixed_top_level_names(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith((".dist-info", ".data"))}
-    assert top == {"ttr_core", "ttr_plugins", "ttr_variants"}
+    assert top == {"ttr_core", "ttr_plugins", "ttr_variants", "ttr_server"}
 
 
 def test_wheel_ships_variant_and_map_files(wheel):
@@ -38,6 +38,13 @@ def test_wheel_ships_variant_and_map_files(wheel):
     assert "ttr_variants/usa.toml" in names
     assert "ttr_variants/maps/usa.toml" in names
     assert "ttr_variants/maps/europe.toml" in names
+
+
+def test_wheel_ships_the_servers_page_and_migrations(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for name in ("static/play.html", "static/play.js", "static/index.html", "static/style.css",
+                 "migrations/env.py", "migrations/script.py.mako", "migrations/versions/0001_games_and_actions.py"):
+        assert f"ttr_server/{name}" in names, name
 
 
 def test_cli_runs_from_a_fresh_venv(wheel, tmp_path):

@@ -1,0 +1,198 @@
+"""Helpers for the game server's tests (imported by them and by ``conftest.py``): running a server
+process, a PostgreSQL server, and the rule for missing system pieces.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ARTIFACTS = HERE / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+
+def need(what: str, available: bool) -> None:
+    """Skip (developer machine) or fail (CI) when a system piece is missing."""
+    if available:
+        return
+    reason = f"{what} is not installed (python tools/ensure_test_services.py installs it, as root)"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+# --- a server process --------------------------------------------------------------------------
+
+
+@dataclass
+class Server:
+    base: str
+    proc: subprocess.Popen
+    log: Path
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown of any kind, as when a machine or a container dies."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+
+@contextlib.contextmanager
+def server_process(db_url: str, log_dir: Path, bot_delay: float = 0.0) -> Iterator[Server]:
+    port = free_port()
+    log = log_dir / f"server-{port}.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "ttr_core.cli", "serve", "--db", db_url, "--host", "127.0.0.1",
+             "--port", str(port), "--bot-delay", str(bot_delay), "--log-level", "warning"],
+            stdout=out, stderr=subprocess.STDOUT,
+        )
+    server = Server(f"http://127.0.0.1:{port}", proc, log)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {proc.returncode}:\n{log.read_text()}")
+            try:
+                with urllib.request.urlopen(server.base + "/api/health", timeout=2) as r:
+                    if json.load(r)["ok"]:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not come up:\n{log.read_text()}")
+            time.sleep(0.1)
+        yield server
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+
+
+# --- PostgreSQL ----------------------------------------------------------------------------------
+
+
+def _pg_bin() -> Path | None:
+    for candidate in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (candidate / "initdb").exists() and (candidate / "pg_ctl").exists():
+            return candidate
+    found = shutil.which("pg_ctl")
+    return Path(found).parent if found and (Path(found).parent / "initdb").exists() else None
+
+
+@dataclass
+class Postgres:
+    port: int
+    admin_url: str
+    _made: int = 0
+
+    def new_database(self) -> str:
+        """A fresh empty database on this server; its URL."""
+        import psycopg
+
+        self._made += 1
+        name = f"ttr_test_{os.getpid()}_{self._made}"
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
+
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[Postgres]:
+    """A real PostgreSQL server (Debian's), in a temporary folder, on a loopback port."""
+    bindir = _pg_bin()
+    need("PostgreSQL (Debian package postgresql)", bindir is not None)
+    base = Path(tempfile.mkdtemp(prefix="ttr-pg-"))
+    data = base / "data"
+    as_owner: list[str] = []
+    if os.geteuid() == 0:
+        # PostgreSQL refuses to run as root: the cluster belongs to the postgres user.
+        shutil.chown(base, "postgres", "postgres")
+        as_owner = ["runuser", "-u", "postgres", "--"]
+    port = free_port()
+
+    def run(*cmd: str) -> None:
+        done = subprocess.run([*as_owner, *cmd], capture_output=True, text=True, cwd=base)
+        if done.returncode:
+            raise RuntimeError(f"{' '.join(cmd)} failed:\n{done.stdout}\n{done.stderr}")
+
+    try:
+        run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync")
+        # fsync stays on (the default): the SIGKILL test is about acknowledged commits.
+        run(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(base / "server.log"), "-w", "-t", "60", "start",
+            "-o", f"-c listen_addresses=127.0.0.1 -p {port} -k {base} -c max_connections=200")
+        yield Postgres(port, f"postgresql://postgres@127.0.0.1:{port}/postgres")
+    finally:
+        if (data / "postmaster.pid").exists():
+            subprocess.run([*as_owner, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+                           capture_output=True, cwd=base)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+# --- checking what the database holds ----------------------------------------------------------
+
+
+def check_stored(db_url: str, games, acks) -> int:
+    """Every game's stored record replays to its stored state (digest), byte for byte, and holds
+    every acknowledged action at the place it was acknowledged. Returns the actions checked."""
+    from collections import defaultdict
+
+    from ttr_core import record
+    from ttr_server import db
+    from ttr_server.service import GameService
+
+    engine = db.make_engine(db_url)
+    service = GameService(engine, run_bots=False)
+    by_game = defaultdict(list)
+    for ack in acks:
+        by_game[ack.game].append(ack)
+    checked = 0
+    try:
+        for gid in games:
+            stored = service.stored_record(gid)
+            replayed = record.replay(stored, where=gid)  # raises if the log does not reach the stored digest
+            assert record.dumps(record.make_record(replayed)) == record.dumps(stored), gid
+            for ack in by_game[gid]:
+                assert len(stored["actions"]) >= ack.version, f"{gid}: acknowledged action {ack.version} is lost"
+                assert stored["actions"][ack.version - 1] == {"seat": ack.seat, **ack.action}, (gid, ack)
+                checked += 1
+    finally:
+        engine.dispose()
+    return checked

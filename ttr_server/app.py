@@ -1,0 +1,475 @@
+"""The web application: the HTTP API (documented at ``/api/openapi.json``) and the pages.
+
+Errors are JSON ``{"error": code, "reason": sentence}`` with a 4xx status: 400 a malformed
+request, 401 a missing or wrong seat token, 404 an unknown game or variant, 409 a stale state
+version (nothing applied) or a record asked for before the end, 413 a body over the size limit,
+422 a request that is well formed but that the rules refuse (with the engine's reason).
+A seat's token travels in ``Authorization: Bearer <token>``; without one a reader is a spectator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from pathlib import Path as FilePath
+from typing import Annotated, Any
+
+import attrs
+from fastapi import Depends, FastAPI, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ttr_core import bots as bot_kinds
+from ttr_core import record as records
+from ttr_core import variant
+from ttr_core.errors import TTRError, VariantError
+from ttr_core.files import read_toml
+from ttr_server import db
+from ttr_server.events import Hub
+from ttr_server.limits import BodyLimit, SecurityHeaders
+from ttr_server.service import GameService, Rejected, ServiceError, Snapshot, Status, Unauthorized
+
+log = logging.getLogger("ttr_server")
+
+STATIC = files("ttr_server") / "static"
+GAME_ID = r"^[A-Za-z0-9_-]{1,40}$"
+MAX_VERSIONS = 100
+
+
+@attrs.frozen
+class Settings:
+    db_url: str = db.default_url()
+    bot_delay: float = 0.5  # seconds between two bot actions, so that people can follow them
+    poll: float = 1.0  # seconds between a stream's looks at the database (other processes' changes)
+    stream_seconds: float = 300.0  # a stream ends after this; EventSource reconnects by itself
+    max_body: int = 16 * 1024  # bytes; the largest legal request is well under 2 KiB
+    cache_size: int = 2000  # live games kept in memory
+    run_bots: bool = True
+
+
+# --- request and response bodies (their schemas are the OpenAPI document's) ------------------
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SeatIn(_In):
+    name: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$",
+                      description="The player's name, shown to everybody; unique in the game.")
+    bot: str | None = Field(None, max_length=40, description="A bot kind to play this seat in the server "
+                                                             "(see GET /api/variants: `bots`); null for a person.")
+
+
+class CreateGameIn(_In):
+    variant: str = Field("usa", max_length=64, description="A variant id from GET /api/variants.")
+    version: int | None = Field(None, ge=1, le=10_000, strict=True,
+                                description="Rules version; default: the variant's current one. The game keeps it.")
+    seats: list[SeatIn] = Field(min_length=1, max_length=10)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1, strict=True,
+                             description="Shuffle seed; default: a random one. Whoever knows it knows the deck.")
+
+
+class ActionIn(_In):
+    version: int = Field(ge=0, le=10**9, strict=True,
+                         description="The game version this action was chosen at; a stale one is refused (409).")
+    action: dict[str, Any] = Field(description='An action as in a record, e.g. {"kind": "draw-card", "slot": null}; '
+                                               "the seat's legal ones are listed by GET /api/games/{id}.")
+
+
+class ResignIn(_In):
+    version: int | None = Field(None, ge=0, le=10**9, strict=True,
+                                description="If given, refused (409) unless the game is still at this version.")
+
+
+class ErrorOut(BaseModel):
+    error: str
+    reason: str
+
+
+class PlayerRangeOut(BaseModel):
+    min: int
+    max: int
+
+
+class VariantOut(BaseModel):
+    id: str
+    title: str
+    description: str = ""
+    version: int = Field(description="The current rules version: new games get it unless they ask for another.")
+    versions: list[int]
+    map: str
+    players: PlayerRangeOut
+    plugins: list[str]
+
+
+class VariantsOut(BaseModel):
+    variants: list[VariantOut]
+    bots: list[str]
+
+
+class CityOut(BaseModel):
+    name: str
+    lat: float
+    lon: float
+
+
+class RouteOut(BaseModel):
+    id: str
+    a: str
+    b: str
+    length: int
+    color: str
+    tunnel: bool
+    ferry: int
+
+
+class TicketOut(BaseModel):
+    id: str
+    a: str
+    b: str
+    points: int
+    kind: str
+
+
+class BoardOut(BaseModel):
+    variant: str
+    version: int
+    map: str
+    title: str
+    trains: int
+    cities: list[CityOut]
+    routes: list[RouteOut]
+    tickets: list[TicketOut]
+
+
+class SeatOut(BaseModel):
+    seat: int
+    name: str
+    bot: str | None
+    token: str | None = Field(description="The seat's secret; shown once, never stored. None for a bot.")
+    url: str | None = Field(description="The page to play this seat (the token rides in the fragment).")
+
+
+class CreatedOut(BaseModel):
+    game: str
+    variant: str
+    rules_version: int
+    version: int
+    seats: list[SeatOut]
+    spectator_url: str
+
+
+class SeatInfoOut(BaseModel):
+    name: str
+    bot: str | None
+
+
+class SnapshotOut(BaseModel):
+    game: str
+    variant: str
+    rules_version: int
+    version: int = Field(description="How many actions the game has had; send it with the next action.")
+    seat: int | None = Field(description="Your seat; null for a spectator.")
+    seats: list[SeatInfoOut]
+    view: dict[str, Any] = Field(description="game.view(seat): public state plus your own hand and tickets.")
+    legal: list[dict[str, Any]] | None = Field(description="Your legal actions now (a seat only).")
+    can_resign: bool
+
+
+class StatusOut(BaseModel):
+    game: str
+    version: int
+    phase: str
+    to_act: list[int]
+    over: bool
+
+
+class HealthOut(BaseModel):
+    ok: bool
+    database: str
+
+
+_ERRORS = {
+    status: {"model": ErrorOut, "description": text}
+    for status, text in (
+        (400, "malformed request (a body that is not UTF-8 JSON, a bad Content-Length)"),
+        (401, "missing or wrong seat token"),
+        (404, "unknown game or variant"),
+        (409, "stale version (nothing applied), or the game is not over yet"),
+        (413, "request body too large"),
+        (422, "refused: invalid request, or an action or setup the rules do not allow"),
+    )
+}
+
+
+# --- the application --------------------------------------------------------------------------
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    engine = db.make_engine(settings.db_url)
+    db.migrate(engine)
+    hub = Hub()
+    service = GameService(engine, bot_delay=settings.bot_delay, cache_size=settings.cache_size,
+                          notify=hub.notify, run_bots=settings.run_bots)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        hub.bind(asyncio.get_running_loop())
+        if service.bots is not None:
+            for game_id in await run_in_threadpool(service.bot_games):
+                service.bots.kick(game_id)
+        try:
+            yield
+        finally:
+            await run_in_threadpool(service.close)
+            engine.dispose()
+
+    app = FastAPI(
+        title="ttr-engine game server",
+        version="1",
+        summary="Ticket to Ride games over HTTP: create, read as a seat or a spectator, act, follow, resign, records.",
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+        # what any request may get, whatever its route: the body checks run before routing
+        responses={k: _ERRORS[k] for k in (400, 413, 422)},
+    )
+    app.state.service = service
+    app.state.settings = settings
+    app.add_middleware(BodyLimit, max_body=settings.max_body)
+    app.add_middleware(SecurityHeaders)
+    _errors(app)
+    _api(app, service, hub, settings, engine)
+    _pages(app)
+    return app
+
+
+def _errors(app: FastAPI) -> None:
+    def error(status: int, code: str, reason: str, **extra: Any) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        return JSONResponse({"error": code, "reason": reason, **extra}, status_code=status, headers=headers)
+
+    @app.exception_handler(ServiceError)
+    async def _service(request: Request, exc: ServiceError):
+        return error(exc.status, exc.code, exc.reason, **exc.extra)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError):
+        parts = []
+        for e in exc.errors():
+            where = ".".join(str(p) for p in e.get("loc", ()))
+            parts.append(f"{where}: {e.get('msg', 'invalid')}")
+        return error(422, "invalid-request", "; ".join(parts) or "invalid request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException):
+        code = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "bad-request")
+        return error(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception):
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return error(500, "internal", "internal error; it was logged")
+
+
+_bearer = HTTPBearer(auto_error=False, description="A seat's token, from the game's creation.")
+
+
+def _token(request: Request, creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str | None:
+    if creds is None:
+        if request.headers.get("authorization") is not None:
+            raise Unauthorized("the Authorization header must be 'Bearer <seat token>'")
+        return None
+    if not 1 <= len(creds.credentials) <= 200:
+        raise Unauthorized("this token is not a seat of this game")
+    return creds.credentials
+
+
+GameId = Annotated[str, Path(pattern=GAME_ID, description="The game id from its creation.")]
+Token = Annotated[str | None, Depends(_token)]
+
+
+def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engine) -> None:
+    @app.get("/api/health", response_model=HealthOut, tags=["server"])
+    def health():
+        return {"ok": True, "database": engine.dialect.name}
+
+    @app.get("/api/variants", response_model=VariantsOut, tags=["variants"])
+    def list_variants():
+        """The installed variants (those that load), with their rules versions, and the bot kinds."""
+        out = []
+        for vid in sorted(variant.available()):
+            try:
+                rs = variant.load(vid)
+            except TTRError:
+                continue  # a broken file: `ttr variants` reports it; the server offers the others
+            out.append({
+                "id": vid, "title": rs.title, "version": rs.version, "versions": _versions(vid),
+                "map": rs.board.id, "players": {"min": rs.players.min, "max": rs.players.max},
+                "plugins": list(rs.plugins),
+                "description": _description(rs),
+            })
+        return {"variants": out, "bots": sorted(bot_kinds.BOTS)}
+
+    @app.get("/api/variants/{variant_id}/board", response_model=BoardOut, tags=["variants"],
+             responses={k: _ERRORS[k] for k in (404, 422)})
+    def board(variant_id: Annotated[str, Path(max_length=64)],
+              version: Annotated[int | None, Query(ge=1, le=10_000)] = None):
+        """The map of a variant at a rules version: cities (with coordinates, to draw it), routes, tickets."""
+        rs = service.ruleset(variant_id, version)
+        b = rs.board
+        return {
+            "variant": rs.variant, "version": rs.version, "map": b.id, "title": b.title, "trains": b.trains,
+            "cities": [{"name": c.name, "lat": c.lat, "lon": c.lon} for c in b.cities],
+            "routes": [{"id": r.id, "a": r.a, "b": r.b, "length": r.length, "color": r.color,
+                        "tunnel": r.tunnel, "ferry": r.ferry} for r in b.routes],
+            "tickets": [{"id": t.id, "a": t.a, "b": t.b, "points": t.points, "kind": t.kind} for t in b.tickets],
+        }
+
+    @app.post("/api/games", status_code=201, response_model=CreatedOut, tags=["games"],
+              responses={k: _ERRORS[k] for k in (404, 413, 422)})
+    def create_game(body: CreateGameIn):
+        """Create a game. Each person's seat gets a secret token (shown only here) and a page link;
+        bot seats are played by the server. Anybody with the spectator link sees the public view."""
+        names = [s.name for s in body.seats]
+        if len(set(names)) != len(names):
+            raise Rejected(f"player names must differ: {names}")
+        created = service.create(body.variant, body.version, [(s.name, s.bot) for s in body.seats], body.seed)
+        meta = created.meta
+        return JSONResponse({
+            "game": meta.id, "variant": meta.variant, "rules_version": meta.rules_version,
+            "version": created.status.version,
+            "seats": [
+                {"seat": i, "name": s.name, "bot": s.bot, "token": t, "url": None if t is None else f"/play/{meta.id}#{t}"}
+                for i, (s, t) in enumerate(zip(meta.seats, created.tokens))
+            ],
+            "spectator_url": f"/watch/{meta.id}",
+        }, status_code=201)
+
+    @app.get("/api/games/{game_id}", response_model=SnapshotOut, tags=["games"],
+             responses={k: _ERRORS[k] for k in (401, 404)})
+    def read_game(game_id: GameId, token: Token):
+        """The game as your seat sees it (with a token: your hand, your tickets, your legal actions),
+        or as a spectator (without one)."""
+        seat = service.seat_of(game_id, token)
+        return JSONResponse(_snapshot(service.snapshot(game_id, seat)))
+
+    @app.post("/api/games/{game_id}/actions", response_model=StatusOut, tags=["games"],
+              responses={k: _ERRORS[k] for k in (401, 404, 409, 413, 422)})
+    def act(game_id: GameId, body: ActionIn, token: Token):
+        """Play an action for your seat. It is applied only if the game is still at `version`, and it
+        is stored before this answers: an acknowledged action is never lost."""
+        seat = _seat(service, game_id, token)
+        return JSONResponse(_status(game_id, service.act(game_id, seat, body.version, body.action)))
+
+    @app.post("/api/games/{game_id}/resign", response_model=StatusOut, tags=["games"],
+              responses={k: _ERRORS[k] for k in (401, 404, 409, 413, 422)})
+    def resign(game_id: GameId, token: Token, body: ResignIn | None = None):
+        """Leave the game, if its rules have a resign action (422 otherwise)."""
+        seat = _seat(service, game_id, token)
+        return JSONResponse(_status(game_id, service.resign(game_id, seat, body.version if body else None)))
+
+    @app.get("/api/games/{game_id}/record", tags=["games"], responses={
+        200: {"description": "The game record (ttr-record/1), as `ttr replay` reads it.",
+              "content": {"application/json": {"schema": {"type": "object"}}}},
+        **{k: _ERRORS[k] for k in (404, 409)},
+    })
+    def game_record(game_id: GameId):
+        """The full record of a finished game (every action, the digest, the result)."""
+        return Response(records.dumps(service.record(game_id)), media_type="application/json")
+
+    @app.get("/api/games/{game_id}/events", tags=["games"], response_class=StreamingResponse, responses={
+        200: {"description": "Server-sent events: `change` with the public status (version, phase, to_act, "
+                             "over) on every change; a client then reads its own view.",
+              "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+        404: _ERRORS[404],
+    })
+    async def events(game_id: GameId, request: Request):
+        """Follow a game: an event on every change, and one at once with the current status."""
+        first = await run_in_threadpool(service.status, game_id)
+        return StreamingResponse(_stream(request, service, hub, settings, game_id, first),
+                                 media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+
+def _versions(vid: str) -> list[int]:
+    found = []
+    for v in range(1, MAX_VERSIONS + 1):
+        try:
+            variant.load(vid, v)
+        except VariantError:
+            break
+        found.append(v)
+    return found
+
+
+def _description(rs) -> str:
+    # The Ruleset does not carry the file's description; it is read from the file it came from.
+    try:
+        return str(read_toml(FilePath(rs.path)).get("description", ""))
+    except Exception:  # noqa: BLE001 - a description is decoration; never fail a listing for it
+        return ""
+
+
+def _seat(service: GameService, game_id: str, token: str | None) -> int:
+    if token is None:
+        service.meta(game_id)  # an unknown game is a 404 before it is a 401
+        raise Unauthorized("acting needs a seat token: Authorization: Bearer <token>")
+    seat = service.seat_of(game_id, token)
+    assert seat is not None
+    return seat
+
+
+def _snapshot(s: Snapshot) -> dict[str, Any]:
+    return {
+        "game": s.meta.id, "variant": s.meta.variant, "rules_version": s.meta.rules_version,
+        "version": s.version, "seat": s.seat,
+        "seats": [{"name": x.name, "bot": x.bot} for x in s.meta.seats],
+        "view": s.view, "legal": s.legal, "can_resign": s.can_resign,
+    }
+
+
+def _status(game_id: str, st: Status) -> dict[str, Any]:
+    return {"game": game_id, "version": st.version, "phase": st.phase, "to_act": list(st.to_act), "over": st.over}
+
+
+async def _stream(request: Request, service: GameService, hub: Hub, settings: Settings, game_id: str, first: Status):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settings.stream_seconds
+    status, sent, quiet_since = first, None, loop.time()
+    while True:
+        if status.version != sent:
+            sent, quiet_since = status.version, loop.time()
+            yield f"event: change\nid: {status.version}\ndata: {json.dumps(_status(game_id, status))}\n\n"
+            if status.over:
+                return
+        elif loop.time() - quiet_since > 15:
+            quiet_since = loop.time()
+            yield ": still here\n\n"  # a comment: keeps proxies from closing an idle stream
+        if loop.time() >= deadline or await request.is_disconnected():
+            return
+        await hub.wait(game_id, settings.poll)
+        status = await run_in_threadpool(service.status, game_id)
+
+
+def _pages(app: FastAPI) -> None:
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index():
+        return FileResponse(str(STATIC / "index.html"), media_type="text/html")
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    @app.get("/watch/{game_id}", include_in_schema=False)
+    def play(game_id: GameId):
+        return FileResponse(str(STATIC / "play.html"), media_type="text/html")

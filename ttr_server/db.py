@@ -1,0 +1,142 @@
+"""The database: two tables, the engine, and migrations.
+
+``games`` holds one row per game: what it was created with (variant id and rules version, seed,
+seats) and a summary of where it stands (version, digest, who is to act), kept in step with the
+log. ``actions`` is the append-only action log: row ``n`` of a game is its ``n``-th action, and
+a game's ``version`` is the number of actions in its log. The state itself is never stored: it is
+rebuilt by replaying the log, as ``ttr replay`` does with a record.
+
+The schema is managed by the Alembic migrations in ``migrations/`` (run on start-up); the table
+definitions below describe the head revision for queries and must stay in step with them.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from importlib.resources import files
+from collections.abc import Iterator
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine, make_url
+
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("variant", sa.String(100), nullable=False),
+    sa.Column("rules_version", sa.Integer, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("seats", sa.Text, nullable=False),  # JSON: [{"name", "bot", "token_hash"}, ...]
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("digest", sa.String(64), nullable=False),
+    sa.Column("phase", sa.String(20), nullable=False),
+    sa.Column("to_act", sa.Text, nullable=False),  # JSON list of seats
+    sa.Column("bot_turn", sa.Boolean, nullable=False),
+    sa.Column("over", sa.Boolean, nullable=False),
+    sa.Column("result", sa.Text, nullable=True),  # JSON, the record's "result" once over
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    # the server resumes bots that were to move when it stopped: find those games quickly
+    sa.Index("ix_games_bot_turn", "bot_turn", "over"),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("data", sa.Text, nullable=False),  # JSON, as in a record: {"kind": ..., fields...}
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+MIGRATIONS = files("ttr_server") / "migrations"
+
+# The lock key every server process takes before migrating a PostgreSQL database, so that
+# several processes starting at once do not run the same migration twice.
+_MIGRATION_LOCK = 0x7472_5F73  # "tr_s"
+
+
+def normalise_url(url: str) -> str:
+    """``postgresql://`` means psycopg 3 here (the one driver the ``serve`` extra installs)."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+def default_url() -> str:
+    return "sqlite:///ttr-games.sqlite3"
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def make_engine(url: str) -> Engine:
+    url = normalise_url(url)
+    if make_url(url).get_backend_name() == "sqlite":
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        sa.event.listen(engine, "connect", _sqlite_pragmas)
+        # pysqlite opens transactions lazily and never for SELECT; take them explicitly instead,
+        # so that a transaction is what SQLAlchemy says it is (the documented recipe).
+        sa.event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
+        return engine
+    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    dbapi_conn.isolation_level = None  # see the "begin" listener above
+    cur = dbapi_conn.cursor()
+    # WAL lets readers go on while one writer commits; synchronous=FULL syncs the WAL on every
+    # commit, so an acknowledged action survives a killed process and a lost machine alike.
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the head revision (idempotent; safe with several processes)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+class WriteGate:
+    """Serialises writers where the database would otherwise make them wait on each other.
+
+    SQLite takes one writer at a time and makes the others retry on a busy lock; queueing them
+    on a mutex in the process is cheaper and fair. PostgreSQL locks rows itself: no gate.
+    """
+
+    def __init__(self, engine: Engine):
+        self._lock = threading.Lock() if is_sqlite(engine) else None
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        if self._lock is None:
+            yield
+            return
+        with self._lock:
+            yield
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages."""
+    try:
+        return make_url(normalise_url(url)).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - an unparsable URL is shown as the user typed it, cut short
+        return url[:60]

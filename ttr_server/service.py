@@ -1,0 +1,609 @@
+"""Games as the server keeps them: created, read as a seat or a spectator, advanced one action at a
+time, each action durable before it is acknowledged.
+
+The database holds the truth (``db.py``: a row per game, an append-only action log). A live
+``Game`` per recently used game is kept in memory so that a request does not replay the whole
+log; before every use it is brought level with the database (another server process may have
+appended), and it is thrown away whenever it could differ from it (an append that failed).
+
+Every method here is synchronous and thread-safe: the web layer runs them in its thread pool.
+Each game has a lock; all work on one game's live ``Game`` happens under it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import re
+import secrets
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+from typing import Any
+
+import attrs
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from ttr_core import bots as bot_kinds
+from ttr_core import record as records
+from ttr_core import variant
+from ttr_core.actions import Action
+from ttr_core.errors import IllegalAction, PluginFailed, TTRError
+from ttr_core.game import Game
+from ttr_core.state import digest
+from ttr_server import db
+
+log = logging.getLogger("ttr_server")
+
+VARIANT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+RESIGN = "resign"
+
+
+# --- errors the web layer turns into responses -------------------------------------------------
+
+
+class ServiceError(Exception):
+    """A request the server refuses, with the HTTP status and a reason meant for the client."""
+
+    status = 400
+    code = "bad-request"
+
+    def __init__(self, reason: str, **extra: Any):
+        super().__init__(reason)
+        self.reason = reason
+        self.extra = extra
+
+
+class NotFound(ServiceError):
+    status, code = 404, "not-found"
+
+
+class Unauthorized(ServiceError):
+    status, code = 401, "unauthorized"
+
+
+class StaleVersion(ServiceError):
+    """The action was based on an older state than the game's: nothing was applied."""
+
+    status, code = 409, "stale-version"
+
+
+class NotOver(ServiceError):
+    status, code = 409, "not-over"
+
+
+class Rejected(ServiceError):
+    """The rules do not allow this (an illegal action, a setup the variant does not take)."""
+
+    status, code = 422, "rejected"
+
+
+class EngineFailure(ServiceError):
+    """A plugin failed while checking or applying an action: a bug, reported without details
+    (they could name hidden cards); the game is unchanged and the details are in the log."""
+
+    status, code = 500, "engine-failure"
+
+
+# --- data -----------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Seat:
+    name: str
+    bot: str | None  # a bot kind from ttr_core.bots, played by the server; None: a person
+    token_hash: str | None  # sha256 of the seat's token (the token itself is never stored)
+
+
+@attrs.frozen
+class GameMeta:
+    """What a game was created with; never changes."""
+
+    id: str
+    variant: str
+    rules_version: int
+    seed: int
+    seats: tuple[Seat, ...]
+
+
+@attrs.frozen
+class Status:
+    """Where a game stands, as anybody may know it (read from the database, so it is current
+    across server processes)."""
+
+    version: int
+    phase: str
+    to_act: tuple[int, ...]
+    over: bool
+
+
+@attrs.frozen
+class Created:
+    meta: GameMeta
+    tokens: tuple[str | None, ...]  # per seat; None for bots
+    status: Status
+
+
+@attrs.frozen
+class Snapshot:
+    """One reader's picture of a game: the view ``game.view(seat)`` and, for a seat, its legal
+    actions (as record data) and whether it may resign."""
+
+    meta: GameMeta
+    version: int
+    seat: int | None
+    view: dict[str, Any]
+    legal: list[dict[str, Any]] | None
+    can_resign: bool
+
+
+@attrs.define
+class _Live:
+    meta: GameMeta
+    game: Game
+
+    @property
+    def version(self) -> int:
+        return len(self.game.log)
+
+
+class _Lock:
+    """A per-game lock that lives as long as somebody holds or uses it (weakly indexed)."""
+
+    __slots__ = ("lock", "__weakref__")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+# --- the service ------------------------------------------------------------------------------
+
+
+class GameService:
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        bot_delay: float = 0.5,
+        cache_size: int = 2000,
+        notify: Callable[[str], None] = lambda game_id: None,
+        run_bots: bool = True,
+    ):
+        self.engine = engine
+        self.write_gate = db.WriteGate(engine)
+        self.notify = notify
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, _Live] = OrderedDict()
+        self._cache_guard = threading.Lock()
+        self._locks: weakref.WeakValueDictionary[str, _Lock] = weakref.WeakValueDictionary()
+        self._locks_guard = threading.Lock()
+        self.bots = BotRunner(self, bot_delay) if run_bots else None
+
+    def close(self) -> None:
+        if self.bots is not None:
+            self.bots.close()
+
+    # --- variants ---------------------------------------------------------------------------
+
+    @staticmethod
+    def ruleset(variant_id: str, version: int | None = None):
+        """A shipped variant by id (never a path: clients name variants, not files)."""
+        if not isinstance(variant_id, str) or not VARIANT_ID.match(variant_id) or variant_id not in variant.available():
+            raise NotFound(f"unknown variant {variant_id!r}; GET /api/variants lists them")
+        try:
+            return variant.load(variant_id, version)
+        except TTRError as exc:
+            raise Rejected(f"variant {variant_id!r}: {exc}") from None
+
+    # --- creating -------------------------------------------------------------------------
+
+    def create(self, variant_id: str, version: int | None, seats: Sequence[tuple[str, str | None]],
+               seed: int | None = None) -> Created:
+        ruleset = self.ruleset(variant_id, version)
+        unknown = sorted({b for _, b in seats if b is not None and b not in bot_kinds.BOTS})
+        if unknown:
+            raise Rejected(f"unknown bot(s) {', '.join(unknown)}; known: {', '.join(bot_kinds.BOTS)}")
+        if seed is None:
+            seed = secrets.randbelow(2**63)
+        names = [name for name, _ in seats]
+        try:
+            game = Game(ruleset, names, seed)
+        except TTRError as exc:
+            raise Rejected(str(exc)) from None
+        tokens = tuple(None if bot else secrets.token_urlsafe(32) for _, bot in seats)
+        meta = GameMeta(
+            id=secrets.token_urlsafe(12),
+            variant=ruleset.variant,
+            rules_version=ruleset.version,
+            seed=seed,
+            seats=tuple(Seat(name, bot, None if t is None else hash_token(t)) for (name, bot), t in zip(seats, tokens)),
+        )
+        summary = self._summary(meta, game)
+        with self.write_gate(), self.engine.begin() as conn:
+            conn.execute(sa.insert(db.games).values(
+                id=meta.id, variant=meta.variant, rules_version=meta.rules_version, seed=meta.seed,
+                seats=json.dumps([attrs.asdict(s) for s in meta.seats]), version=0,
+                created_at=summary["updated_at"], **summary,
+            ))
+        self._remember(_Live(meta, game))
+        if summary["bot_turn"] and self.bots is not None:
+            self.bots.kick(meta.id)
+        return Created(meta, tokens, self._status_of(game))
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def status(self, game_id: str) -> Status:
+        row = self._status_row(game_id)
+        return Status(row.version, row.phase, tuple(json.loads(row.to_act)), bool(row.over))
+
+    def seat_of(self, game_id: str, token: str | None) -> int | None:
+        """The seat a token stands for; None (a spectator) without a token. Every seat's hash is
+        compared, in constant time, so the time taken says nothing about the token."""
+        meta = self.meta(game_id)
+        if token is None:
+            return None
+        given = hash_token(token)
+        found = None
+        for i, seat in enumerate(meta.seats):
+            if seat.token_hash is not None and hmac.compare_digest(given, seat.token_hash):
+                found = i
+        if found is None:
+            raise Unauthorized("this token is not a seat of this game")
+        return found
+
+    def snapshot(self, game_id: str, seat: int | None) -> Snapshot:
+        with self._locked(game_id):
+            live = self._fresh(game_id)
+            game = live.game
+            legal = None
+            can_resign = False
+            if seat is not None:
+                legal = [game.registry.to_data(a) for a in game.legal_actions(seat)]
+                can_resign = self._has_resign(game) and not game.over and not game.state.players[seat].resigned
+            return Snapshot(live.meta, live.version, seat, game.view(seat), legal, can_resign)
+
+    def meta(self, game_id: str) -> GameMeta:
+        live = self._cached(game_id)
+        if live is not None:
+            return live.meta
+        row = self._meta_row(game_id)
+        return _meta_from_row(row)
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        """The game's record, built from what is stored (the log, the digest, the result)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
+            if row is None:
+                raise NotFound(f"no game {game_id!r}")
+            if not row.over:
+                raise NotOver("the record is published once the game is over (it shows every hand)")
+            rows = conn.execute(
+                sa.select(db.actions.c.seat, db.actions.c.data)
+                .where(db.actions.c.game_id == game_id).order_by(db.actions.c.n)
+            ).all()
+        return _record(_meta_from_row(row), row, rows)
+
+    def stored_record(self, game_id: str) -> dict[str, Any]:
+        """As ``record``, for any game, over or not (for checks and tools; not served over HTTP)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
+            if row is None:
+                raise NotFound(f"no game {game_id!r}")
+            rows = conn.execute(
+                sa.select(db.actions.c.seat, db.actions.c.data)
+                .where(db.actions.c.game_id == game_id).order_by(db.actions.c.n)
+            ).all()
+        return _record(_meta_from_row(row), row, rows)
+
+    # --- acting ------------------------------------------------------------------------------
+
+    def act(self, game_id: str, seat: int, version: int, data: Any) -> Status:
+        """Apply ``seat``'s action (record data) if the game is still at ``version``."""
+        with self._locked(game_id):
+            live = self._fresh(game_id)
+            if version != live.version:
+                raise StaleVersion(
+                    f"the game is at version {live.version}, the action was based on {version}: nothing was applied",
+                    version=live.version,
+                )
+            try:
+                action = live.game.registry.from_data(data, seat)
+            except IllegalAction as exc:
+                raise Rejected(exc.reason, kind=type(exc).__name__) from None
+            status = self._apply(live, seat, action)
+        self._after_change(game_id, status)
+        return status
+
+    def resign(self, game_id: str, seat: int, version: int | None) -> Status:
+        with self._locked(game_id):
+            live = self._fresh(game_id)
+            if not self._has_resign(live.game):
+                raise Rejected(
+                    f"the rules of {live.meta.variant} version {live.meta.rules_version} have no resign action",
+                    kind="NotInRules",
+                )
+            if version is not None and version != live.version:
+                raise StaleVersion(
+                    f"the game is at version {live.version}, the request was based on {version}: nothing was applied",
+                    version=live.version,
+                )
+            status = self._apply(live, seat, live.game.registry.from_data({"kind": RESIGN}, seat))
+        self._after_change(game_id, status)
+        return status
+
+    def _apply(self, live: _Live, seat: int, action: Action) -> Status:
+        """Apply and store one action; called under the game's lock with ``live`` fresh."""
+        game = live.game
+        before = live.version
+        try:
+            game.apply(seat, action)
+        except IllegalAction as exc:
+            raise Rejected(exc.reason, kind=type(exc).__name__) from None
+        except PluginFailed as exc:
+            log.error("game %s: %s", live.meta.id, exc)
+            raise EngineFailure(f"a rule plugin ({exc.plugin}) failed on this action; it was not applied") from None
+        except Exception:  # noqa: BLE001 - a checker that crashed instead of rejecting: the same bug class
+            # Game.apply checks outside its rebuild guard; a crash there may have left anything
+            # behind, so this live game is dropped and the next use replays the stored log.
+            log.exception("game %s: the engine failed while checking %r", live.meta.id, action)
+            self._forget(live.meta.id)
+            raise EngineFailure("the rules engine failed while checking this action; it was not applied") from None
+        summary = self._summary(live.meta, game)
+        try:
+            with self.write_gate(), self.engine.begin() as conn:
+                moved = conn.execute(
+                    sa.update(db.games)
+                    .where(db.games.c.id == live.meta.id, db.games.c.version == before)
+                    .values(version=before + 1, **summary)
+                ).rowcount
+                if moved != 1:
+                    raise StaleVersion("another server process advanced this game first: nothing was applied")
+                conn.execute(sa.insert(db.actions).values(
+                    game_id=live.meta.id, n=before + 1, seat=seat,
+                    data=json.dumps(game.registry.to_data(action), separators=(",", ":")),
+                    created_at=summary["updated_at"],
+                ))
+        except BaseException:
+            # The live game is one action ahead of the database: forget it.
+            self._forget(live.meta.id)
+            raise
+        return self._status_of(game)
+
+    def _after_change(self, game_id: str, status: Status) -> None:
+        self.notify(game_id)
+        if self.bots is not None and not status.over:
+            self.bots.kick(game_id)
+
+    @staticmethod
+    def _has_resign(game: Game) -> bool:
+        return RESIGN in game.registry.kinds()
+
+    # --- keeping live games level with the database -------------------------------------------
+
+    def _locked(self, game_id: str):
+        with self._locks_guard:
+            holder = self._locks.get(game_id)
+            if holder is None:
+                holder = self._locks[game_id] = _Lock()
+        return _Holding(holder)
+
+    def _fresh(self, game_id: str) -> _Live:
+        row = self._status_row(game_id, with_digest=True)
+        live = self._cached(game_id)
+        if live is not None and live.version > row.version:
+            self._forget(game_id)  # cannot happen unless a write was lost under us; start over
+            live = None
+        if live is None:
+            live = self._load(game_id)
+        elif live.version < row.version:
+            self._catch_up(live, row.version)
+        else:
+            return live
+        if live.version != row.version or digest(live.game.dump()) != row.digest:
+            self._forget(game_id)
+            log.error("game %s: the replayed log does not reach the stored state", game_id)
+            raise EngineFailure("the stored game does not replay to its stored state; it was logged")
+        return live
+
+    def _load(self, game_id: str) -> _Live:
+        meta = _meta_from_row(self._meta_row(game_id))
+        game = Game(variant.load(meta.variant, meta.rules_version), [s.name for s in meta.seats], meta.seed)
+        live = _Live(meta, game)
+        self._catch_up(live, None)
+        self._remember(live)
+        return live
+
+    def _catch_up(self, live: _Live, upto: int | None) -> None:
+        q = sa.select(db.actions.c.n, db.actions.c.seat, db.actions.c.data).where(
+            db.actions.c.game_id == live.meta.id, db.actions.c.n > live.version
+        ).order_by(db.actions.c.n)
+        if upto is not None:
+            q = q.where(db.actions.c.n <= upto)
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).all()
+        game = live.game
+        for n, seat, data in rows:
+            if n != live.version + 1:
+                raise EngineFailure(f"the stored log of this game has a gap at action {live.version + 1}")
+            game.apply(seat, game.registry.from_data(json.loads(data), seat))
+
+    def _status_row(self, game_id: str, with_digest: bool = False):
+        cols = [db.games.c.version, db.games.c.phase, db.games.c.to_act, db.games.c.over]
+        if with_digest:
+            cols.append(db.games.c.digest)
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(*cols).where(db.games.c.id == game_id)).first()
+        if row is None:
+            raise NotFound(f"no game {game_id!r}")
+        return row
+
+    def _meta_row(self, game_id: str):
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
+        if row is None:
+            raise NotFound(f"no game {game_id!r}")
+        return row
+
+    def _cached(self, game_id: str) -> _Live | None:
+        with self._cache_guard:
+            live = self._cache.get(game_id)
+            if live is not None:
+                self._cache.move_to_end(game_id)
+            return live
+
+    def _remember(self, live: _Live) -> None:
+        with self._cache_guard:
+            self._cache[live.meta.id] = live
+            self._cache.move_to_end(live.meta.id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def _forget(self, game_id: str) -> None:
+        with self._cache_guard:
+            self._cache.pop(game_id, None)
+
+    # --- summaries ---------------------------------------------------------------------------
+
+    def _summary(self, meta: GameMeta, game: Game) -> dict[str, Any]:
+        """The games-row columns that follow the state, written with every action."""
+        to_act = game.to_act()
+        result = records.make_record(game)["result"] if game.over else None
+        return {
+            "digest": digest(game.dump()),
+            "phase": game.state.phase,
+            "to_act": json.dumps(to_act),
+            "bot_turn": any(meta.seats[s].bot for s in to_act),
+            "over": game.over,
+            "result": None if result is None else json.dumps(result),
+            "updated_at": _now(),
+        }
+
+    @staticmethod
+    def _status_of(game: Game) -> Status:
+        return Status(len(game.log), game.state.phase, tuple(game.to_act()), game.over)
+
+    def bot_games(self) -> list[str]:
+        """Games waiting for a bot (to resume them after a restart)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(db.games.c.id).where(db.games.c.bot_turn.is_(True), db.games.c.over.is_(False))
+            ).all()
+        return [r.id for r in rows]
+
+
+class _Holding:
+    """``with service._locked(id):`` holds the game's lock (and keeps it alive) for the block."""
+
+    def __init__(self, holder: _Lock):
+        self.holder = holder
+
+    def __enter__(self):
+        self.holder.lock.acquire()
+        return self
+
+    def __exit__(self, *exc):
+        self.holder.lock.release()
+
+
+def _meta_from_row(row) -> GameMeta:
+    seats = tuple(Seat(s["name"], s["bot"], s["token_hash"]) for s in json.loads(row.seats))
+    return GameMeta(row.id, row.variant, row.rules_version, row.seed, seats)
+
+
+def _record(meta: GameMeta, row, rows) -> dict[str, Any]:
+    # The same keys in the same order as ttr_core.record.make_record, so that dumps() of a stored
+    # record and of a replayed game compare byte for byte.
+    out = {
+        "format": records.FORMAT,
+        "variant": meta.variant,
+        "version": meta.rules_version,
+        "seed": meta.seed,
+        "players": [s.name for s in meta.seats],
+        "actions": [{"seat": seat, **json.loads(data)} for seat, data in rows],
+        "digest": row.digest,
+        "over": bool(row.over),
+    }
+    if row.result is not None:
+        out["result"] = json.loads(row.result)
+    return out
+
+
+# --- bots -------------------------------------------------------------------------------------
+
+
+class BotRunner:
+    """Plays the bot seats of games, in the server, one action at a time through ``_apply`` (so a
+    bot's action is logged and versioned like anybody's). One worker loop per game at most."""
+
+    def __init__(self, service: GameService, delay: float):
+        self.service = service
+        self.delay = delay
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ttr-bots")
+        self._running: set[str] = set()
+        self._guard = threading.Lock()
+        self._stop = threading.Event()
+        self._players: dict[tuple[str, int], Any] = {}
+
+    def kick(self, game_id: str) -> None:
+        with self._guard:
+            if game_id in self._running or self._stop.is_set():
+                return
+            self._running.add(game_id)
+        try:
+            self._pool.submit(self._run, game_id)
+        except RuntimeError:  # shutting down
+            with self._guard:
+                self._running.discard(game_id)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def _run(self, game_id: str) -> None:
+        service = self.service
+        try:
+            while not self._stop.wait(self.delay):
+                with service._locked(game_id):
+                    live = service._fresh(game_id)
+                    game = live.game
+                    seats = [s for s in game.to_act() if live.meta.seats[s].bot]
+                    if not seats:
+                        # Decided under the game's lock: a person's action that hands the turn
+                        # to a bot commits after this and kicks a new loop (see kick).
+                        self._done(game_id)
+                        return
+                    seat = seats[0]
+                    with self._guard:
+                        player = self._players.get((game_id, seat))
+                        if player is None:
+                            kind = bot_kinds.BOTS[live.meta.seats[seat].bot]
+                            player = self._players[(game_id, seat)] = kind(live.meta.seed, seat)
+                    status = service._apply(live, seat, player.choose(game, seat))
+                service.notify(game_id)
+                if status.over:
+                    break
+        except StaleVersion:
+            log.info("game %s: another process moved first; its bots carry on there", game_id)
+        except Exception:  # noqa: BLE001 - a failing bot must not take the server down; it is logged
+            log.exception("game %s: the bot loop failed", game_id)
+        self._done(game_id)
+
+    def _done(self, game_id: str) -> None:
+        with self._guard:
+            self._running.discard(game_id)
+            for key in [k for k in self._players if k[0] == game_id]:
+                del self._players[key]
