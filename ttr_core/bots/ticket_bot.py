@@ -41,10 +41,16 @@ from ttr_core.network import DisjointSets
 #: A station edge's weight in the planner: a station uses no trains but costs cards and 4 points.
 STATION_WEIGHT = 3
 #: Keep tickets only while the plan leaves this share of the trains unplanned: opponents take
-#: routes, and detours cost trains the plan did not count.
-TRAIN_RESERVE = 0.2
+#: routes, and detours cost trains the plan did not count. 0.25 measured best of 0.1-0.4 against
+#: three bots at 0.2 (wor: 37% wins in 160 games where 25% is par; usa and wor-europe: par).
+TRAIN_RESERVE = 0.25
 #: Draw new tickets only with this many trains left, and every opponent with this many too.
 SAFE_TRAINS = 12
+#: Guessing the turns left: an opponent places about this many trains per turn on average
+#: (45 trains over a game of about 40 turns each), and a turn brings in about this many of the
+#: cards a plan needs (two drawn, less the turns spent claiming).
+TRAINS_PER_TURN = 1.2
+CARDS_PER_TURN = 1.2
 
 
 # --- what the seat knows ---------------------------------------------------------------------
@@ -243,6 +249,7 @@ def _station_cities(board, edges, free_city, taken) -> list[str] | None:
 
 class TicketBot:
     name = "ticket"
+    reserve = TRAIN_RESERVE  # a class attribute, so that a variation of the bot can be measured against it
 
     def __init__(self, seed: int, seat: int):
         self.rng = random.Random(f"ticket-bot:{seed}:{seat}")
@@ -286,7 +293,7 @@ class TicketBot:
     def _keep(self, board, seen, offers: list[KeepTickets]) -> KeepTickets:
         """The offer whose tickets, planned with those held, score best within the budget."""
         graph = self._graph_for(board, seen)
-        budget = seen.trains * (1 - TRAIN_RESERVE)
+        budget = min(seen.trains * (1 - self.reserve), _time_budget(seen))
 
         def value(offer: KeepTickets) -> tuple:
             kept = tuple(board.ticket_index[t] for t in offer.tickets)
@@ -317,10 +324,7 @@ class TicketBot:
         if free_claim is not None:
             return free_claim
         if not plan.pairs:
-            if (
-                "draw-tickets" in by_kind and seen.trains >= SAFE_TRAINS and seen.min_other_trains >= SAFE_TRAINS
-                and not seen.final_round
-            ):
+            if "draw-tickets" in by_kind and _safe_to_draw_tickets(seen, plan):
                 return by_kind["draw-tickets"][0]
             extra = self._claim_for_points(board, seen, claims)
             if extra is not None:
@@ -328,8 +332,14 @@ class TicketBot:
         if "draw-card" in by_kind:
             return self._draw(board, seen, by_kind["draw-card"], second=False)
         if claims:
-            return max(claims, key=lambda a: (board.routes[board.route_index[a.route]].length, -a.locomotives))
-        rest = [a for a in legal if a.kind not in ("draw-tickets",)] or legal
+            return self._claim_for_points(board, seen, claims)
+        return self._fallback(legal)
+
+    def _fallback(self, legal: list[Action]) -> Action:
+        """Nothing planned can be done and no card can be drawn: anything but what costs points
+        (a station is 4 points kept, R-STA-5; new tickets may fail), those only if nothing else."""
+        costly = ("build-station", "draw-tickets")
+        rest = [a for a in legal if a.kind not in costly] or [a for a in legal if a.kind == "draw-tickets"] or legal
         return rest[0] if len(rest) == 1 else self.rng.choice(rest)
 
     # --- planning, cached -------------------------------------------------------------------
@@ -509,6 +519,23 @@ def _pairs_index(board: Board) -> dict[tuple[int, int], tuple[Route, ...]]:
         if len(_PAIRS) > 32:  # boards of positions rescored by hand come and go
             _PAIRS.pop(next(iter(_PAIRS)))
     return got[1]
+
+
+def _time_budget(seen: Seen) -> float:
+    """About how many trains' worth of routes the seat can still pay before the game ends: the
+    cards in hand plus about two per turn left, where the turns left are guessed from the
+    opponent nearest the end (placing a little over one train per turn, R-END-1)."""
+    turns_left = seen.min_other_trains / TRAINS_PER_TURN
+    return sum(seen.hand.values()) + CARDS_PER_TURN * turns_left
+
+
+def _safe_to_draw_tickets(seen: Seen, plan: Plan) -> bool:
+    """Every ticket held is done, trains are left for a new one, and nobody is close to ending the
+    game (R-END-1): the last moment to take on a ticket without much risk."""
+    return (
+        not plan.dropped and not seen.final_round
+        and seen.trains >= SAFE_TRAINS and seen.min_other_trains >= SAFE_TRAINS
+    )
 
 
 def _still_valid(board: Board, seen: Seen, plan: Plan, blocked: set[int]) -> Plan | None:
