@@ -24,7 +24,7 @@ def sweep():
     ruleset = _ruleset()
     counts: Counter = Counter()
     problems: list[str] = []
-    ferries = "ferries" in ruleset.plugins
+    assert {"tunnels", "ferries"} <= set(ruleset.plugins), "europe plays with tunnels and ferries"
     for seed in range(GAMES):
         players = 2 + seed % 4
 
@@ -37,7 +37,7 @@ def sweep():
                 route = game.board.routes[game.board.route_index[action.route]]
                 if route.ferry:
                     counts["ferry claims"] += 1
-                    if ferries and action.locomotives < route.ferry:
+                    if action.locomotives < route.ferry:
                         problems.append(f"seed {seed}: {route.id} claimed with {action.locomotives} locomotives (R-FER-1)")
                 if route.tunnel:
                     counts["tunnel attempts"] += 1
@@ -79,7 +79,6 @@ def test_europe_bot_games_build_stations_that_borrow_routes(sweep):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif("tunnels" not in _ruleset().plugins, reason="the tunnels plugin has not landed in europe.toml yet")
 def test_europe_bot_games_attempt_and_build_tunnels(sweep):
     counts, _ = sweep
     assert counts["tunnel attempts"] > 0 and counts["tunnels built"] > 0
@@ -87,7 +86,6 @@ def test_europe_bot_games_attempt_and_build_tunnels(sweep):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif("ferries" not in _ruleset().plugins, reason="the ferries plugin has not landed in europe.toml yet")
 def test_europe_bot_games_claim_ferries(sweep):
     counts, _ = sweep
     assert counts["ferry claims"] > 0 and counts["ferries built"] > 0

@@ -15,10 +15,10 @@ from ttr_core.actions import ClaimRoute
 from ttr_core.errors import CannotPay
 from ttr_core.game import Game
 
-pytestmark = pytest.mark.skipif(
-    not {"tunnels", "ferries"} <= set(variant.load("europe").plugins),
-    reason="the tunnels and ferries plugins have not landed in variants/europe.toml yet",
-)
+
+
+def test_europe_plays_with_tunnels_and_ferries():
+    assert {"tunnels", "ferries"} <= set(variant.load("europe").plugins)
 
 TUNNEL = "Paris-Zurich"  # grey, length 3
 
