@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+import typing
 from pathlib import Path
 from typing import Any, TypeVar, get_args, get_origin
 
@@ -75,8 +76,20 @@ def _strict_sequence_factory(type_: Any, conv: cattrs.Converter):
     return structure_sequence
 
 
+def _is_literal(type_: Any) -> bool:
+    return typing.get_origin(type_) is typing.Literal
+
+
+def _strict_literal(value: Any, type_: Any) -> Any:
+    allowed = typing.get_args(type_)
+    if value not in allowed or type(value) not in {type(a) for a in allowed}:
+        raise ValueError(f"{value!r} is not one of: {', '.join(map(repr, allowed))}")
+    return value
+
+
 def make_converter() -> cattrs.Converter:
     conv = cattrs.Converter(forbid_extra_keys=True)
+    conv.register_structure_hook_func(_is_literal, _strict_literal)
     conv.register_structure_hook(int, _strict_int)
     conv.register_structure_hook(float, _strict_float)
     conv.register_structure_hook(str, _strict_str)
@@ -149,6 +162,8 @@ def read_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise VariantError([f"{path}: {exc}"]) from None
+    except RecursionError:
+        raise VariantError([f"{path}: arrays or tables nested too deeply to read"]) from None
 
 
 def read_json(path: Path) -> Any:
@@ -162,3 +177,5 @@ def read_json(path: Path) -> Any:
         raise RecordError([f"{path}: byte {exc.start}: not UTF-8 text"]) from None
     except json.JSONDecodeError as exc:
         raise RecordError([f"{path}: line {exc.lineno} column {exc.colno}: {exc.msg}"]) from None
+    except RecursionError:
+        raise RecordError([f"{path}: arrays or objects nested too deeply to read"]) from None

@@ -74,6 +74,10 @@ def check_shape(data: Any, where: str) -> dict[str, Any]:
             problems.append(f"{where}: $.{key}: missing or not a {kind.__name__}")
     if isinstance(data.get("players"), list) and not all(isinstance(p, str) for p in data["players"]):
         problems.append(f"{where}: $.players: player names are strings")
+    name = data.get("variant")
+    if isinstance(name, str) and ("/" in name or "\\" in name or name.endswith(".toml")):
+        # a record names an installed variant; a path would make whoever replays it read that file
+        problems.append(f"{where}: $.variant: {name!r} is a file path, not a variant id")
     if problems:
         raise RecordError(problems)
     return data
