@@ -10,6 +10,8 @@ asks it which payments a hand can make and whether a given payment fits a route.
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from ttr_core.board import Route
@@ -58,23 +60,29 @@ class FerryRule:
         Several remain when they trade locomotives for colour cards (R-FER-2's example lists
         three), so a player, or a random bot, is offered each of them.
         """
-        length, marks = route.length, route.ferry
-        if not marks:  # most routes: the plain payment (asked for every route at every turn)
-            locos = max(length - n_color, 0)
-            return [(locos, 0)] if locos <= n_loco else []
-        found: list[tuple[int, int, int]] = []  # (locomotives, triples, colour cards)
-        for triples in range(marks + 1 if self.three_for_one else 1):
-            # marks not covered by a triple need a locomotive; beyond that, locomotives fill in
-            # for the colour cards the hand lacks (each space takes one card, each triple three)
-            locos = max(marks - triples, length + 2 * triples - n_color, 0)
-            if locos > n_loco or locos + triples > length:
-                continue
-            found.append((locos, triples, length - locos + 2 * triples))
-        return [
-            (locos, triples)
-            for locos, triples, cards in found
-            if not any(lo <= locos and c <= cards and (lo, c) != (locos, cards) for lo, _, c in found)
-        ]
+        return list(_cheapest(self.three_for_one, route.length, route.ferry, n_color, n_loco))
+
+
+@functools.lru_cache(maxsize=8192)
+def _cheapest(three_for_one: bool, length: int, marks: int, n_color: int, n_loco: int) -> tuple[tuple[int, int], ...]:
+    # A pure function of five small integers, asked for every ferry route and colour at every
+    # turn: memoised, it costs a dictionary look-up. A tuple, so the shared answer cannot be changed.
+    if not marks:  # most routes: the plain payment
+        locos = max(length - n_color, 0)
+        return ((locos, 0),) if locos <= n_loco else ()
+    found: list[tuple[int, int, int]] = []  # (locomotives, triples, colour cards)
+    for triples in range(marks + 1 if three_for_one else 1):
+        # marks not covered by a triple need a locomotive; beyond that, locomotives fill in
+        # for the colour cards the hand lacks (each space takes one card, each triple three)
+        locos = max(marks - triples, length + 2 * triples - n_color, 0)
+        if locos > n_loco or locos + triples > length:
+            continue
+        found.append((locos, triples, length - locos + 2 * triples))
+    return tuple(
+        (locos, triples)
+        for locos, triples, cards in found
+        if not any(lo <= locos and c <= cards and (lo, c) != (locos, cards) for lo, _, c in found)
+    )
 
 
 class Ferries(Plugin):
