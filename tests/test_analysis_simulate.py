@@ -3,6 +3,8 @@ the same games whatever runs them (this process, a process pool, a Dask cluster)
 
 from __future__ import annotations
 
+import multiprocessing
+
 import pytest
 
 from ttr_core import bots, record, variant
@@ -85,3 +87,21 @@ def test_the_summary_by_hand():
     lp = s["bonuses"]["longest-path"]
     assert lp["games_with_it"] == round(2 / 3, 4) and lp["holders_per_game"] == 1 and lp["by_seat"] == [round(1 / 3, 4), round(2 / 3, 4)]
     assert s["decided_by"] == {"score": {"games": 2, "share": round(2 / 3, 4)}, "tickets": {"games": 1, "share": round(1 / 3, 4)}}
+
+
+class _Broken:
+    def __init__(self, seed, seat):
+        self.seed = seed
+
+    def choose(self, game, seat):
+        raise RuntimeError(f"broken bot in game {self.seed}")
+
+
+def test_a_failing_game_fails_the_run(monkeypatch):
+    # (the pool's workers are forked from this process, so they see the patched registry)
+    monkeypatch.setitem(bots.BOTS, "broken", _Broken)
+    spec = simulate.SimSpec("usa", None, 2, ("broken",))
+    forked = multiprocessing.get_start_method() == "fork"
+    for workers in (1, 2) if forked else (1,):
+        with pytest.raises(RuntimeError, match="broken bot in game"):
+            simulate.run(spec, range(3), workers=workers)

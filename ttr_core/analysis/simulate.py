@@ -10,7 +10,8 @@ per task) so that the cost of shipping a task and its results stays small beside
 * one worker: in this process, no pool at all;
 * ``workers > 1``: a ``concurrent.futures.ProcessPoolExecutor`` on the local cores;
 * ``scheduler="local"`` or ``"tcp://host:port"``: Dask distributed, a ``LocalCluster`` this
-  module starts itself, or a running cluster's scheduler.
+  module starts itself, or a running cluster's scheduler (its workers need the same ttr-engine
+  installed: tasks name ``play_chunk`` by module, and the games are played there).
 
 Why Dask rather than Ray for runs that outgrow one machine: ``distributed`` is pure Python and
 small (a scheduler and workers speaking over TCP, installed with pip, nothing to compile and no
@@ -165,9 +166,14 @@ def run(
                     on_progress(len(task))
         else:
             futures = [pool.submit(play_chunk, spec, task) for task in tasks]
-            for done in cf.as_completed(futures):
-                games = done.result()
-                out += games
-                if on_progress:
-                    on_progress(len(games))
+            try:
+                for done in cf.as_completed(futures):
+                    games = done.result()
+                    out += games
+                    if on_progress:
+                        on_progress(len(games))
+            except BaseException:
+                for f in futures:  # a failed game (or Ctrl-C) stops the run now, not after every task
+                    f.cancel()
+                raise
     return sorted(out, key=lambda g: g.seed)
