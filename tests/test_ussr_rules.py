@@ -438,6 +438,34 @@ def test_r_tun_4_5_7_extra_paid_then_route_scores_as_its_length():
     assert_invariants(game)
 
 
+def test_r_tun_4_an_all_locomotive_base_counts_only_revealed_locomotives_paid_in_locomotives():
+    needs("tunnels")
+    from ttr_plugins.tunnels import PayTunnel
+
+    game = started()
+    set_hand(game, 0, {L: 4, "yellow": 2})
+    stack_deck(game, ["yellow", L, "yellow"])
+    game.apply(0, ClaimRoute("Sochi-Tbilisi", None, 3))
+    decision = game.state.players[0].decision
+    assert (decision.extra, decision.locomotives_only) == (1, True)
+    with pytest.raises(CannotPay, match="R-TUN-4"):
+        game.apply(0, PayTunnel("yellow", 0))
+    game.apply(0, PayTunnel(None, 1))
+    assert routes(game) == {"Sochi-Tbilisi": 0} and hand(game, 0) == {"yellow": 2}
+
+
+def test_r_turn_4_a_tunnel_attempt_is_one_turn_with_a_pending_decision():
+    needs("tunnels")
+    game = started()
+    set_hand(game, 0, {"yellow": 4, CARD: 1})
+    stack_deck(game, ["yellow", "red", "red"])
+    game.apply(0, ClaimRoute("Sochi-Tbilisi", "yellow"))
+    assert game.state.current == 0
+    assert {a.kind for a in game.legal_actions(0)} == {"pay-tunnel", "decline-tunnel"}
+    with pytest.raises(NotLegalNow):
+        game.apply(0, PlayController("build", "Riga-Moscow"))  # no second action inside the turn
+
+
 def test_r_tun_6_declining_returns_the_base_and_discards_the_revealed():
     needs("tunnels")
     from ttr_plugins.tunnels import DeclineTunnel
