@@ -12,10 +12,12 @@ definitions below describe the head revision for queries and must stay in step w
 
 from __future__ import annotations
 
+import queue
 import threading
-from contextlib import contextmanager
+from collections.abc import Callable
+from concurrent.futures import Future
 from importlib.resources import files
-from collections.abc import Iterator
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine, make_url
@@ -115,23 +117,73 @@ def migrate(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
-class WriteGate:
-    """Serialises writers where the database would otherwise make them wait on each other.
+class GroupCommit:
+    """One writer thread that commits the writes of many requests together.
 
-    SQLite takes one writer at a time and makes the others retry on a busy lock; queueing them
-    on a mutex in the process is cheaper and fair. PostgreSQL locks rows itself: no gate.
+    A durable commit costs a flush to disk (milliseconds), whatever it holds. Requests hand their
+    writes here and wait; the thread takes every write waiting at that moment and commits them
+    in one transaction, so under load one flush acknowledges many actions (the group commit of
+    database servers, done for SQLite, which has none, and for PostgreSQL alike).
+
+    A write is a function of the open connection. It returns its result, or an exception
+    *instance* for a refusal that concerns it alone (a stale version): the others in the batch
+    still commit, and the refusal is raised in its caller. A write that raises fails the whole
+    batch: nothing of it is committed and every caller gets the error.
     """
 
-    def __init__(self, engine: Engine):
-        self._lock = threading.Lock() if is_sqlite(engine) else None
+    def __init__(self, engine: Engine, max_batch: int = 256):
+        self.engine = engine
+        self.max_batch = max_batch
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="ttr-commit", daemon=True)
+        self._thread.start()
 
-    @contextmanager
-    def __call__(self) -> Iterator[None]:
-        if self._lock is None:
-            yield
+    def run(self, key: str, write: Callable[[sa.Connection], Any]) -> Any:
+        """Commit ``write`` (with others) and return its result; ``key`` orders a batch's writes
+        (a game id), so that concurrent batches of several processes lock rows in one order."""
+        done: Future = Future()
+        self._queue.put((key, write, done))
+        return done.result()
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(30)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.max_batch:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            self._commit(sorted(batch, key=lambda item: item[0]))
+            if stop:
+                return
+
+    def _commit(self, batch: list) -> None:
+        outcomes = []
+        try:
+            with self.engine.begin() as conn:
+                for _key, write, _done in batch:
+                    outcomes.append(write(conn))
+        except BaseException as exc:  # noqa: BLE001 - handed to every waiting caller, not swallowed
+            for _key, _write, done in batch:
+                done.set_exception(exc)
             return
-        with self._lock:
-            yield
+        for (_key, _write, done), outcome in zip(batch, outcomes):
+            if isinstance(outcome, BaseException):
+                done.set_exception(outcome)
+            else:
+                done.set_result(outcome)
 
 
 def redact(url: str) -> str:

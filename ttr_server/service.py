@@ -184,7 +184,7 @@ class GameService:
         run_bots: bool = True,
     ):
         self.engine = engine
-        self.write_gate = db.WriteGate(engine)
+        self.commits = db.GroupCommit(engine)
         self.notify = notify
         self.cache_size = cache_size
         self._cache: OrderedDict[str, _Live] = OrderedDict()
@@ -196,6 +196,7 @@ class GameService:
     def close(self) -> None:
         if self.bots is not None:
             self.bots.close()
+        self.commits.close()
 
     # --- variants ---------------------------------------------------------------------------
 
@@ -233,12 +234,14 @@ class GameService:
             seats=tuple(Seat(name, bot, None if t is None else hash_token(t)) for (name, bot), t in zip(seats, tokens)),
         )
         summary = self._summary(meta, game)
-        with self.write_gate(), self.engine.begin() as conn:
-            conn.execute(sa.insert(db.games).values(
-                id=meta.id, variant=meta.variant, rules_version=meta.rules_version, seed=meta.seed,
-                seats=json.dumps([attrs.asdict(s) for s in meta.seats]), version=0,
-                created_at=summary["updated_at"], **summary,
-            ))
+        row = dict(id=meta.id, variant=meta.variant, rules_version=meta.rules_version, seed=meta.seed,
+                   seats=json.dumps([attrs.asdict(s) for s in meta.seats]), version=0,
+                   created_at=summary["updated_at"], **summary)
+
+        def insert(conn: sa.Connection) -> None:
+            conn.execute(sa.insert(db.games).values(**row))
+
+        self.commits.run(meta.id, insert)
         self._remember(_Live(meta, game))
         if summary["bot_turn"] and self.bots is not None:
             self.bots.kick(meta.id)
@@ -363,23 +366,27 @@ class GameService:
             self._forget(live.meta.id)
             raise EngineFailure("the rules engine failed while checking this action; it was not applied") from None
         summary = self._summary(live.meta, game)
+        game_id = live.meta.id
+        data = json.dumps(game.registry.to_data(action), separators=(",", ":"))
+
+        def append(conn: sa.Connection):
+            # The version check and the log entry in one transaction: the log only ever grows
+            # by the action that was applied to the state it was checked against.
+            moved = conn.execute(
+                sa.update(db.games).where(db.games.c.id == game_id, db.games.c.version == before)
+                .values(version=before + 1, **summary)
+            ).rowcount
+            if moved != 1:
+                return StaleVersion("another server process advanced this game first: nothing was applied")
+            conn.execute(sa.insert(db.actions).values(
+                game_id=game_id, n=before + 1, seat=seat, data=data, created_at=summary["updated_at"]))
+            return None
+
         try:
-            with self.write_gate(), self.engine.begin() as conn:
-                moved = conn.execute(
-                    sa.update(db.games)
-                    .where(db.games.c.id == live.meta.id, db.games.c.version == before)
-                    .values(version=before + 1, **summary)
-                ).rowcount
-                if moved != 1:
-                    raise StaleVersion("another server process advanced this game first: nothing was applied")
-                conn.execute(sa.insert(db.actions).values(
-                    game_id=live.meta.id, n=before + 1, seat=seat,
-                    data=json.dumps(game.registry.to_data(action), separators=(",", ":")),
-                    created_at=summary["updated_at"],
-                ))
+            self.commits.run(game_id, append)
         except BaseException:
             # The live game is one action ahead of the database: forget it.
-            self._forget(live.meta.id)
+            self._forget(game_id)
             raise
         return self._status_of(game)
 

@@ -187,3 +187,27 @@ def test_the_game_over_screen_shows_the_score_breakdown(browser_page, artifacts)
     page.click("#close-gameover")
     assert not page.is_visible("#gameover")
     assert not problems, problems
+
+
+def test_a_station_is_built_by_clicking_a_city(browser_page):
+    """Europe's stations: a city lists the legal build-station actions (from the seat's legal
+    actions: the page has no station rules of its own), and the built station is drawn."""
+    server, page, problems = browser_page
+    game = _post(server.base, "/api/games", {"variant": "europe", "seed": 2,
+                                             "seats": [{"name": "Ada"}, {"name": "Robo", "bot": "random"}]})
+    page.goto(f"{server.base}{game['seats'][0]['url']}")
+    page.wait_for_selector("#keep-tickets")
+    v = _version(page)
+    page.click("#keep-tickets")
+    _wait_past(page, v)
+    page.wait_for_function("document.querySelector('#status').textContent === 'Your turn'")
+    page.locator("g.city[data-city='Paris'] circle").click()
+    builds = page.locator("#panel button.choice[data-kind='build-station']")
+    assert builds.count() >= 1 and "Paris" in builds.first.inner_text()
+    v = _version(page)
+    builds.first.click()
+    _wait_past(page, v)
+    page.wait_for_selector("rect.station")
+    snap = _get(server.base, f"/api/games/{game['game']}", game["seats"][0]["token"])
+    assert snap["view"]["rules"]["stations"][0]["cities"] == ["Paris"]
+    assert not problems, problems
