@@ -421,6 +421,8 @@ def test_r_tun_1_2_3_every_revealed_locomotive_adds_one_in_ussr():
 
 
 def test_r_tun_4_5_7_extra_paid_then_route_scores_as_its_length():
+    """R-TUN-5: the extra in the paying colour or locomotives, not from the base; R-TUN-7: the trains
+    and points are the route's own."""
     needs("tunnels")
     from ttr_plugins.tunnels import PayTunnel
 
@@ -507,6 +509,8 @@ def test_r_tix_1_draw_three_keep_one_rejects_out_of_the_game():
 
 
 def test_r_tix_2_3_a_chain_of_own_routes_completes_several_tickets():
+    """R-TIX-2: a chain of the holder's own routes, not a direct route; R-TIX-3: the same routes
+    complete any number of tickets, each counted once."""
     game = score(
         {"routes": ["Kiev-Kharkov", "Kharkov-Rostov", "Kiev-Kishinev"], "tickets": ["Kiev-Rostov", "Kishinev-Kharkov", "Tallinn-Minsk"]},
         {"routes": []},
