@@ -38,6 +38,17 @@ def _takeable(game, seat: int, slot: int, card: int) -> bool:
     return False not in game.hook.ttr_card_takeable(game=game, seat=seat, slot=slot, card=card)
 
 
+def _draw(slot: int | None) -> DrawCard:
+    # Draw actions are immutable values: every legal-action list shares the same few.
+    action = _DRAWS.get(slot)
+    if action is None:
+        action = _DRAWS[slot] = DrawCard(slot)
+    return action
+
+
+_DRAWS: dict[int | None, DrawCard] = {}
+
+
 class TrainCards(Plugin):
     @attrs.frozen
     class Config:
@@ -69,12 +80,22 @@ class TrainCards(Plugin):
         st = game.state
         second = st.players[seat].decision is not None
         if st.deck or st.discard:
-            yield DrawCard(None)
+            yield _draw(None)
         loco = game.cards.locomotive
+        restricted = self._row_restricted(game)
         for slot, card in enumerate(st.open_row):
             if card >= 0 and not (second and card == loco and self.config.face_up_locomotive_ends_draw):
-                if _takeable(game, seat, slot, card):
-                    yield DrawCard(slot)
+                if not restricted or _takeable(game, seat, slot, card):
+                    yield _draw(slot)
+
+    def _row_restricted(self, game) -> bool:
+        # Asked once per game (this instance is the game's): does any plugin forbid some face-up
+        # cards? Most variants have none, and the hook would be called per slot per turn.
+        try:
+            return self._restricted
+        except AttributeError:
+            self._restricted = bool(game.hook.ttr_card_takeable.get_hookimpls())
+            return self._restricted
 
     def check(self, game, seat, action: DrawCard) -> None:
         st = game.state
