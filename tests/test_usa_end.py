@@ -241,6 +241,19 @@ def test_usa_winner_then_broken_by_the_longest_path_holder():
     assert game.result.winners.decided_by == "longest-path-bonus"
 
 
+def test_usa_winner_tickets_come_before_the_longest_path():
+    """The order of the breakers: P1 completed a ticket (2 + 2 + 4 = 8), P2 holds the longest path
+    (Atlanta-Miami 10 + 10, Boston-Miami failed -12 = 8). Tickets are asked first: P1."""
+    game = score_position(position(
+        {"routes": ["Denver-Santa Fe", "Santa Fe-El Paso"], "tickets": ["Denver-El Paso"]},
+        {"routes": ["Atlanta-Miami"], "tickets": ["Boston-Miami"]},
+    ))
+    assert [s.total for s in game.result.scores] == [8, 8]
+    assert score_of(game, "P2").bonus("longest-path") == 10
+    assert game.result.winners.seats == (0,)
+    assert game.result.winners.decided_by == "tickets"
+
+
 def test_usa_winner_still_tied_after_every_breaker_shares_the_win():
     """Both 15 + 10, no tickets, both hold the bonus: a shared win."""
     game = score_position(position({"routes": ["Calgary-Winnipeg"]}, {"routes": ["Duluth-Helena"]}))
