@@ -72,12 +72,17 @@ class PluginConflict(PluginError):
 class PluginFailed(TTRError):
     """A plugin raised inside a hook or an action handler. The action was rejected."""
 
-    def __init__(self, plugin: str, hook: str, seat: int | None, action: object, exc: BaseException):
+    def __init__(
+        self, plugin: str, hook: str, seat: int | None, action: object, exc: BaseException, doing: str | None = None
+    ):
         self.plugin, self.hook, self.seat, self.action, self.original = plugin, hook, seat, action, exc
-        super().__init__(
-            f"plugin {plugin!r} failed in {hook} while applying {_describe(action)} for seat {seat}: "
-            f"{type(exc).__name__}: {exc}; the action was rejected and the game is unchanged"
-        )
+        if doing is None:
+            super().__init__(
+                f"plugin {plugin!r} failed in {hook} while applying {_describe(action)} for seat {seat}: "
+                f"{type(exc).__name__}: {exc}; the action was rejected and the game is unchanged"
+            )
+        else:  # not while applying an action: while setting up a game, listing legal actions...
+            super().__init__(f"plugin {plugin!r} failed in {hook} while {doing}: {type(exc).__name__}: {exc}")
 
 
 # --- files -----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ only from ``game.rng``, seeded here), which is what records store and what ``rep
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -48,19 +49,27 @@ class Game:
         self.names = tuple(players)
         self.pm = manager.build_manager(ruleset.plugins, ruleset.configs)
         self.hook = self.pm.hook
+        # plugins from outside this package may depend on more than the game (the clock, a
+        # service): their failures are also undone from a snapshot, should the log not replay
+        self._snapshots = any(not type(p).__module__.startswith("ttr_plugins.") for _, p in self.pm.list_name_plugin())
         self.rng = random.Random(seed)
         self._policies: dict[tuple, Any] = {}
-        self.registry = self._register_actions()
-        self.deck_counts = self._deck_counts()
-        self.cards = CardKinds.from_counts(self.deck_counts)
-        self._points = dict(self.policy("ttr_route_points"))
-        self.log: list[tuple[int, Action]] = []
-        self.result: GameResult | None = None
-        self.state = self._new_state(players)
-        self.hook.ttr_game_created(game=self)
-        self.hook.ttr_setup_table(game=self)
-        if not any(p.decision for p in self.state.players):
-            self._start_play()
+        try:
+            self.registry = self._register_actions()
+            self.deck_counts = self._deck_counts()
+            self.cards = CardKinds.from_counts(self.deck_counts)
+            self._points = dict(self.policy("ttr_route_points"))
+            self.log: list[tuple[int, Action]] = []
+            self.result: GameResult | None = None
+            self.state = self._new_state(players)
+            self.hook.ttr_game_created(game=self)
+            self.hook.ttr_setup_table(game=self)
+            if not any(p.decision for p in self.state.players):
+                self._start_play()
+        except TTRError:
+            raise
+        except Exception as exc:  # a plugin failed while the game was set up
+            raise self._blame(exc, None, None, doing="setting up the game; no game was created") from exc
 
     # --- building ---------------------------------------------------------------------------
 
@@ -125,8 +134,18 @@ class Game:
     def legal_actions(self, seat: int) -> list[Action]:
         """Legal actions for ``seat`` now: one per choice, with one payment per route and colour
         (any other valid payment of that route is accepted too)."""
+        try:
+            return self._legal_actions(seat)
+        except TTRError:
+            raise
+        except Exception as exc:  # a plugin failed while listing its actions
+            raise self._blame(exc, seat, None, doing=f"listing the legal actions of seat {seat}") from exc
+
+    def _legal_actions(self, seat: int) -> list[Action]:
         st = self.state
-        if st.phase == "over" or not 0 <= seat < len(st.players) or st.players[seat].resigned:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(st.players):
+            return []
+        if st.phase == "over" or st.players[seat].resigned:
             return []
         decision = st.players[seat].decision
         if decision is not None:
@@ -158,6 +177,7 @@ class Game:
             raise  # checks change nothing
         except Exception as exc:  # a plugin failed while the action was checked (checks change nothing)
             raise self._blame(exc, seat, action) from exc
+        snapshot = self._snapshot() if self._snapshots else None
         try:
             reg.handler.apply(self, seat, action)
             self.log.append((seat, action))
@@ -165,7 +185,12 @@ class Game:
         except BaseException as exc:
             # blame before rebuilding: the blame recognises this game's plugin instances
             failure = None if isinstance(exc, IllegalAction | KeyboardInterrupt) else self._blame(exc, seat, action)
-            self._rebuild(logged)
+            try:
+                self._rebuild(logged)
+            except Exception:
+                if snapshot is None:
+                    raise
+                self._restore(snapshot, logged)  # the log no longer replays: back to the snapshot
             if failure is None:
                 raise
             raise failure from exc
@@ -274,20 +299,40 @@ class Game:
             fresh.apply(seat, action)
         self.__dict__.update(fresh.__dict__)
 
-    def _blame(self, exc: BaseException, seat: int, action: Action) -> PluginFailed:
+    def _snapshot(self) -> bytes | None:
+        try:
+            return pickle.dumps((self.state, self.rng.getstate(), self.result), pickle.HIGHEST_PROTOCOL)
+        except Exception:  # noqa: BLE001 - state a plugin made unpicklable: the log is all there is
+            return None
+
+    def _restore(self, snapshot: bytes, logged: int) -> None:
+        self.state, rng_state, self.result = pickle.loads(snapshot)
+        self.rng.setstate(rng_state)
+        del self.log[logged:]
+
+    def _blame(self, exc: BaseException, seat: int | None, action: Action | None, doing: str | None = None) -> PluginFailed:
         """Name the plugin and the hook that failed: the innermost frame of the traceback that is a
-        hook implementation of one of this game's plugins; failing that, the innermost frame of
-        plugin code (an action handler, a helper of a plugin module)."""
+        hook implementation of one of this game's plugins (whatever its function is called:
+        ``specname``); failing that, the innermost frame of plugin code (an action handler, a
+        helper of a plugin module)."""
         named = self.pm.list_name_plugin()
         by_id = {id(p): name for name, p in named}
         by_module: dict[str, str] = {}
         for name, p in named:
             by_module.setdefault(type(p).__module__, name)
-        hooks = set(manager.hookspecs_names())
+        by_code = {
+            impl.function.__code__: (impl.plugin_name, hook)
+            for hook in manager.hookspecs_names()
+            for impl in getattr(self.pm.hook, hook).get_hookimpls()
+            if hasattr(impl.function, "__code__")
+        }
         frames: list[tuple[str, str]] = []  # (plugin, function), outermost first
+        in_hooks: list[tuple[str, str]] = []
         tb = exc.__traceback__
         while tb is not None:
             frame = tb.tb_frame
+            if frame.f_code in by_code:
+                in_hooks.append(by_code[frame.f_code])
             owner = frame.f_locals.get("self")
             plugin = by_id.get(id(owner)) if owner is not None else None
             if plugin is None:
@@ -295,9 +340,8 @@ class Game:
             if plugin is not None:
                 frames.append((plugin, frame.f_code.co_name))
             tb = tb.tb_next
-        in_hooks = [f for f in frames if f[1] in hooks]
         plugin, hook = (in_hooks or frames or [("?", "?")])[-1]
-        return PluginFailed(plugin, hook, seat, action, exc)
+        return PluginFailed(plugin, hook, seat, action, exc, doing)
 
     # --- looking ------------------------------------------------------------------------------
 
