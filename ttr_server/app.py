@@ -218,6 +218,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     engine = db.make_engine(settings.db_url)
     db.migrate(engine)
+    _warm_variants()
     hub = Hub()
     service = GameService(engine, bot_delay=settings.bot_delay, cache_size=settings.cache_size,
                           notify=hub.notify, run_bots=settings.run_bots)
@@ -400,6 +401,16 @@ def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engin
         first = await run_in_threadpool(service.status, game_id)
         return StreamingResponse(_stream(request, service, hub, settings, game_id, first),
                                  media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+
+def _warm_variants() -> None:
+    # Load every variant once before serving: the loads are cached, and a burst of first
+    # requests would otherwise each build the same rulesets at once, in every worker thread.
+    for vid in variant.available():
+        try:
+            variant.load(vid)
+        except TTRError:
+            pass  # a broken file is reported where it is used
 
 
 def _versions(vid: str) -> list[int]:

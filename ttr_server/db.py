@@ -75,10 +75,6 @@ def default_url() -> str:
     return "sqlite:///ttr-games.sqlite3"
 
 
-def is_sqlite(engine: Engine) -> bool:
-    return engine.dialect.name == "sqlite"
-
-
 def make_engine(url: str) -> Engine:
     url = normalise_url(url)
     if make_url(url).get_backend_name() == "sqlite":
@@ -135,6 +131,8 @@ class GroupCommit:
         self.engine = engine
         self.max_batch = max_batch
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._closed = False
+        self._closing = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="ttr-commit", daemon=True)
         self._thread.start()
 
@@ -142,11 +140,18 @@ class GroupCommit:
         """Commit ``write`` (with others) and return its result; ``key`` orders a batch's writes
         (a game id), so that concurrent batches of several processes lock rows in one order."""
         done: Future = Future()
-        self._queue.put((key, write, done))
+        with self._closing:  # a write is queued before the stop mark, or refused: never stranded
+            if self._closed:
+                raise RuntimeError("the server is stopping; nothing was written")
+            self._queue.put((key, write, done))
         return done.result()
 
     def close(self) -> None:
-        self._queue.put(None)
+        with self._closing:
+            if self._closed:
+                return
+            self._closed = True
+            self._queue.put(None)
         self._thread.join(30)
 
     def _run(self) -> None:

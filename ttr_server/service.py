@@ -13,12 +13,15 @@ Each game has a lock; all work on one game's live ``Game`` happens under it.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import hmac
+import itertools
 import json
 import logging
 import re
 import secrets
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -553,64 +556,104 @@ def _record(meta: GameMeta, row, rows) -> dict[str, Any]:
 
 
 class BotRunner:
-    """Plays the bot seats of games, in the server, one action at a time through ``_apply`` (so a
-    bot's action is logged and versioned like anybody's). One worker loop per game at most."""
+    """Plays the bot seats of games in the server, one action at a time through ``_apply`` (so a
+    bot's action is logged and versioned like anybody's).
 
-    def __init__(self, service: GameService, delay: float):
+    A game whose turn is a bot's is scheduled for one step ``delay`` seconds later; a step plays
+    one action and schedules the next. Steps of all games share a small pool in due order, so a
+    long bot-only game never holds a worker while others wait.
+    """
+
+    def __init__(self, service: GameService, delay: float, workers: int = 2):
         self.service = service
         self.delay = delay
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ttr-bots")
-        self._running: set[str] = set()
-        self._guard = threading.Lock()
-        self._stop = threading.Event()
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ttr-bots")
+        self._due: list[tuple[float, int, str]] = []  # a heap of (when, order, game id)
+        self._order = itertools.count()
+        self._scheduled: set[str] = set()  # games with a step due or running
+        self._cv = threading.Condition()
+        self._stop = False
         self._players: dict[tuple[str, int], Any] = {}
+        self._clock = threading.Thread(target=self._dispatch, name="ttr-bot-clock", daemon=True)
+        self._clock.start()
 
     def kick(self, game_id: str) -> None:
-        with self._guard:
-            if game_id in self._running or self._stop.is_set():
+        """A game may have a bot to move: schedule a step, unless one is scheduled already."""
+        with self._cv:
+            if game_id in self._scheduled or self._stop:
                 return
-            self._running.add(game_id)
-        try:
-            self._pool.submit(self._run, game_id)
-        except RuntimeError:  # shutting down
-            with self._guard:
-                self._running.discard(game_id)
+            self._scheduled.add(game_id)
+            self._push(game_id)
 
     def close(self) -> None:
-        self._stop.set()
+        with self._cv:
+            self._stop = True
+            self._cv.notify_all()
+        self._clock.join(10)
         self._pool.shutdown(wait=True, cancel_futures=True)
 
-    def _run(self, game_id: str) -> None:
+    def _push(self, game_id: str) -> None:  # with self._cv held
+        heapq.heappush(self._due, (time.monotonic() + self.delay, next(self._order), game_id))
+        self._cv.notify()
+
+    def _dispatch(self) -> None:
+        with self._cv:
+            while not self._stop:
+                if not self._due:
+                    self._cv.wait()
+                    continue
+                wait = self._due[0][0] - time.monotonic()
+                if wait > 0:
+                    self._cv.wait(wait)
+                    continue
+                _, _, game_id = heapq.heappop(self._due)
+                try:
+                    self._pool.submit(self._step, game_id)
+                except RuntimeError:  # the pool is shutting down
+                    return
+
+    def _step(self, game_id: str) -> None:
         service = self.service
+        again = False
         try:
-            while not self._stop.wait(self.delay):
-                with service._locked(game_id):
-                    live = service._fresh(game_id)
-                    game = live.game
-                    seats = [s for s in game.to_act() if live.meta.seats[s].bot]
-                    if not seats:
-                        # Decided under the game's lock: a person's action that hands the turn
-                        # to a bot commits after this and kicks a new loop (see kick).
-                        self._done(game_id)
-                        return
+            with service._locked(game_id):
+                live = service._fresh(game_id)
+                game = live.game
+                seats = [s for s in game.to_act() if live.meta.seats[s].bot]
+                if seats:
                     seat = seats[0]
-                    with self._guard:
-                        player = self._players.get((game_id, seat))
-                        if player is None:
-                            kind = bot_kinds.BOTS[live.meta.seats[seat].bot]
-                            player = self._players[(game_id, seat)] = kind(live.meta.seed, seat)
-                    status = service._apply(live, seat, player.choose(game, seat))
+                    status = service._apply(live, seat, self._player(live, seat).choose(game, seat))
+                    again = not status.over
+                if not again:
+                    # Decided under the game's lock: a person's action that hands the turn to a bot
+                    # commits after this, and its kick finds the game unscheduled.
+                    self._forget(game_id, players=game.over)
+            if seats:
                 service.notify(game_id)
-                if status.over:
-                    break
         except StaleVersion:
             log.info("game %s: another process moved first; its bots carry on there", game_id)
+            self._forget(game_id)
         except Exception:  # noqa: BLE001 - a failing bot must not take the server down; it is logged
-            log.exception("game %s: the bot loop failed", game_id)
-        self._done(game_id)
+            log.exception("game %s: a bot step failed", game_id)
+            self._forget(game_id)
+        if again:
+            with self._cv:
+                if not self._stop:
+                    self._push(game_id)
 
-    def _done(self, game_id: str) -> None:
-        with self._guard:
-            self._running.discard(game_id)
-            for key in [k for k in self._players if k[0] == game_id]:
-                del self._players[key]
+    def _player(self, live: _Live, seat: int):
+        key = (live.meta.id, seat)
+        with self._cv:
+            player = self._players.get(key)
+            if player is None:
+                player = self._players[key] = bot_kinds.BOTS[live.meta.seats[seat].bot](live.meta.seed, seat)
+            return player
+
+    def _forget(self, game_id: str, players: bool = True) -> None:
+        """Unschedule the game; ``players``: also drop its bots (they keep their own random state
+        while the game goes on)."""
+        with self._cv:
+            self._scheduled.discard(game_id)
+            if players:
+                for key in [k for k in self._players if k[0] == game_id]:
+                    del self._players[key]

@@ -352,6 +352,17 @@ def test_a_person_plays_against_a_server_bot(client):
     assert s["view"]["turn"] == 2
 
 
+def test_bot_only_games_do_not_hold_up_a_persons_game(make_client):
+    client = make_client(bot_delay=0.02)
+    robots = [create(client, [{"name": "R1", "bot": "random"}, {"name": "R2", "bot": "random"}], seed=s)
+              for s in range(4)]
+    game = create(client, [{"name": "Ada"}, {"name": "Robo", "bot": "random"}], seed=4)
+    keep_all(client, game, 0)
+    # the bot answers (keeps its tickets, so that play starts) while the bot-only games go on
+    wait_until(lambda: snap(client, game, 0)["view"]["phase"] == "play")
+    assert not any(snap(client, g)["view"]["phase"] == "over" for g in robots)
+
+
 def test_the_event_stream_says_what_changed_and_nothing_private(client):
     game = create(client, seed=9)
     gid = game["game"]

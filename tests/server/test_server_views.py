@@ -1,8 +1,9 @@
 """Nothing private leaks over HTTP: a seat reads exactly ``game.view(seat)`` and its own legal
 actions; no response to a seat (views, legal actions, refusals of bad actions) names another
-seat's tickets, offered tickets or hand, nor the order of any deck; and a seat acts for itself
-only. Whole seeded games are played through the API, with bad actions thrown in from every seat
-at every step."""
+seat's tickets or offered tickets; a refusal does not change when the other seats' hands and
+tickets and the decks are dealt differently (non-interference: it depends only on what the seat
+may know); and a seat acts for itself only. Whole seeded games are played through the API, with
+bad actions thrown in from every seat at every step."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import random
 import pytest
 
 from server_kit import bearer
-from ttr_core import variant
+from ttr_core import testing, variant
 from ttr_core.cards import COLORS
 
 SEATS = [{"name": "Ada"}, {"name": "Bob"}, {"name": "Cy"}]
@@ -53,6 +54,20 @@ def _check_shape(body: dict, seat: int | None) -> None:
             assert seat is not None and path == ("view", "players", seat, "decision", "offered"), path
         if key == "tickets" and isinstance(value, list) and path[0] == "view":
             assert path == ("view", "you", "tickets"), path
+
+
+def _with_others_redealt(client, game_id, seat, salt, request):
+    """Make ``request`` while the live game's hidden parts that ``seat`` may not see (other hands,
+    other tickets and offers, both decks) are dealt differently; then put the real state back."""
+    live = client.app.state.service._cached(game_id)
+    others = [s for s in range(len(live.game.state.players)) if s != seat]
+    real = live.game.state
+    # the engine's test kit redeals exactly what a seat may not see, keeping every visible count
+    live.game.state = testing._redeal_hidden(live.game, others, random.Random(f"{game_id}:{seat}:{salt}"))
+    try:
+        return request()
+    finally:
+        live.game.state = real
 
 
 def _bad_actions(rng: random.Random, game, seat: int) -> list[dict]:
@@ -121,6 +136,11 @@ def test_no_seat_learns_another_seats_secrets_over_http(client, variant_id, seed
                 refusals += 1
                 leaked = {t for t in others if t in res.text and t not in sent}
                 assert not leaked, f"refusing {bad} for seat {seat} names {leaked}: {res.text}"
+                if step % 3 == 0:
+                    again = _with_others_redealt(client, gid, seat, step, lambda: client.post(
+                        f"/api/games/{gid}/actions", headers=bearer(tokens[seat]),
+                        json={"version": len(game.log), "action": bad}))
+                    assert again.json() == res.json(), f"refusing {bad} for seat {seat} depends on others' secrets"
             else:
                 continue
             break

@@ -15,8 +15,10 @@ const ROUTE_FILL = {
   yellow: "#f7dc4d", black: "#3a3a3a", red: "#e05050", gray: "#b8b8b8",
 };
 const PLAYER_COLORS = ["#d7263d", "#1b4fd1", "#139a43", "#f0a202", "#7b2cbf", "#0b0b0b"];
-// Kinds that have their own place on the page; any other legal action is listed as a button.
-const PLACED = new Set(["draw-card", "claim-route", "keep-tickets", "draw-tickets", "build-station"]);
+// Kinds that have their own place on the page. An action naming a route or a city is listed when
+// that route or city is clicked; any other legal action is a button under "Other actions".
+const PLACED = new Set(["draw-card", "keep-tickets", "draw-tickets"]);
+const onBoard = (a) => typeof a.route === "string" || typeof a.city === "string";
 
 let board = null; // the map, from /api/variants/{id}/board
 let geo = null; // city positions on the SVG
@@ -129,6 +131,9 @@ function describe(a) {
       return "Give up the tunnel (take the cards back)";
     case "pass":
       return "Pass (nothing else is possible)";
+    case "play-controller":
+      return a.mode === "dismantle" ? `Play a controller: dismantle ${a.route} (its trains go back to its owner)`
+        : `Play a controller: build ${a.route} for free`;
     default: {
       const fields = Object.entries(a).filter(([k]) => k !== "kind").map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
       return fields.length ? `${a.kind} (${fields.join(", ")})` : a.kind;
@@ -180,7 +185,7 @@ function drawBoard() {
   const view = snap.view;
   const root = $("board");
   root.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  const claimable = new Set(legal("claim-route").map((a) => a.route));
+  const claimable = new Set((snap.legal || []).filter((a) => typeof a.route === "string").map((a) => a.route));
   const routes = board.routes.map((r) => {
     const owner = view.routes[r.id];
     const a = pos[r.a];
@@ -386,18 +391,18 @@ function renderPanel() {
     const r = board.routes.find((x) => x.id === selected.route);
     const owner = view.routes[selected.route];
     parts.push(el("h2", {}, [`${r.id} (${r.length} ${r.color}${r.tunnel ? ", tunnel" : ""}${r.ferry ? `, ${r.ferry} locomotive space` : ""})`]));
-    const claims = legal("claim-route").filter((a) => a.route === r.id);
+    const here = (snap.legal || []).filter((a) => a.route === r.id);
     if (owner !== undefined) parts.push(el("p", {}, [`Claimed by ${snap.seats[owner].name}.`]));
-    else if (claims.length) parts.push(el("p", {}, ["Claim it:"]), actionList(claims));
-    else parts.push(el("p", { class: "note" }, [view.to_act.includes(me) ? "Your hand cannot pay for it now (or the rules close it to you)." : "Not your turn."]));
+    if (here.length) parts.push(el("p", {}, [owner === undefined ? "Claim it:" : "You may:"]), actionList(here));
+    else if (owner === undefined) parts.push(el("p", { class: "note" }, [view.to_act.includes(me) ? "Your hand cannot pay for it now (or the rules close it to you)." : "Not your turn."]));
   }
   if (selected && selected.city) {
     parts.push(el("h2", {}, [selected.city]));
-    const builds = legal("build-station").filter((a) => a.city === selected.city);
-    if (builds.length) parts.push(el("p", {}, ["Build a station:"]), actionList(builds));
+    const here = (snap.legal || []).filter((a) => a.city === selected.city);
+    if (here.length) parts.push(el("p", {}, [here.every((a) => a.kind === "build-station") ? "Build a station:" : "You may:"]), actionList(here));
     else if (view.rules && view.rules.stations) parts.push(el("p", { class: "note" }, ["No station can be built here now."]));
   }
-  const others = (snap.legal || []).filter((a) => !PLACED.has(a.kind));
+  const others = (snap.legal || []).filter((a) => !PLACED.has(a.kind) && !onBoard(a));
   if (others.length) parts.push(el("h2", {}, ["Other actions"]), actionList(others));
   if (!parts.length && view.to_act.includes(me)) {
     parts.push(el("p", { class: "note" }, ["Your turn: take cards from the row or the deck, draw tickets, or click a route to claim it."]));
