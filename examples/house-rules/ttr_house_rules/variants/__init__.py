@@ -1,0 +1,1 @@
+"""Variant files of ttr-house-rules (every ``*.toml`` here; see the ``ttr.variants`` entry point)."""
