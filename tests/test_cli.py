@@ -183,3 +183,13 @@ def test_the_installed_command_plays_and_replays(tmp_path):
     bad = subprocess.run([*cmd, "variants", "check", str(tmp_path / "nope.toml")], capture_output=True, text=True,
                          timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "nope.toml" in bad.stderr
+
+
+def test_names_that_look_like_console_markup_are_printed_literally(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"variant": "usa", "players": [
+        {"name": "[/x]", "routes": ["Calgary-Winnipeg"]}, {"name": "[bold]Eve[/bold]", "routes": []},
+    ]}), encoding="utf-8")
+    out = run("score", path).output
+    assert "[/x] *" in out and "[bold]Eve[/bold]" in out
+    assert "Winner: [/x] (decided by score)" in out

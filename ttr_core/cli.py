@@ -16,6 +16,7 @@ from typing import Any
 import cattrs
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ttr_core import bots, record, variant
@@ -39,10 +40,10 @@ def _guarded(fn):
             return fn(*args, **kwargs)
         except FileProblems as exc:
             for problem in exc.problems:
-                err.print(f"[red]error:[/red] {problem}", markup=True)
+                err.print(f"[red]error:[/red] {escape(problem)}", markup=True)
             sys.exit(2)
         except TTRError as exc:
-            err.print(f"[red]error:[/red] {exc}", markup=True)
+            err.print(f"[red]error:[/red] {escape(str(exc))}", markup=True)
             sys.exit(2)
 
     return wrapper
@@ -115,16 +116,17 @@ def _finish(game: Game, as_json: bool, extra: dict[str, Any] | None = None) -> N
         click.echo(json.dumps(data, indent=2))
         return
     rs = game.ruleset
-    out.print(f"[bold]{rs.title}[/bold] — variant {rs.variant}, rules version {rs.version}", markup=True)
+    out.print(f"[bold]{escape(rs.title)}[/bold] — variant {escape(rs.variant)}, rules version {rs.version}", markup=True)
     if result is None:
-        out.print("the game is not over")
+        out.print("the game is not over", markup=False)
         return
     out.print(score_table(game, result))
     won = " and ".join(game.names[s] for s in result.winners.seats)
-    out.print(f"Winner: [bold]{won}[/bold] (decided by {result.winners.decided_by}); the game ended because {result.reason}.", markup=True)
+    out.print(f"Winner: [bold]{escape(won)}[/bold] (decided by {escape(result.winners.decided_by)}); "
+              f"the game ended because {escape(result.reason)}.", markup=True)
     for s in result.scores:
         for note in s.notes:
-            out.print(f"  {s.name}: {note}")
+            out.print(f"  {s.name}: {note}", markup=False)
 
 
 def score_table(game: Game, result: GameResult) -> Table:
@@ -135,7 +137,7 @@ def score_table(game: Game, result: GameResult) -> Table:
     for s in result.scores:
         star = " *" if s.seat in result.winners.seats else ""
         table.add_row(
-            s.name + star + (" (resigned)" if s.resigned else ""),
+            escape(s.name) + star + (" (resigned)" if s.resigned else ""),
             str(s.routes),
             str(len(s.tickets_completed)),
             str(len(s.tickets_failed)),
@@ -157,7 +159,7 @@ class _TurnPrinter:
         player = game.state.players[seat]
         if player.decision is None:
             phase = "setup" if action.kind == "keep-tickets" and game.state.turn == 0 else f"T{game.state.turn}"
-            out.print(f"{phase:>5} {player.name}: {'; '.join(self.parts)}")
+            out.print(f"{phase:>5} {player.name}: {'; '.join(self.parts)}", markup=False)
             self.parts = []
 
 
@@ -203,7 +205,7 @@ def variants(ctx, as_json):
     for col in ("id", "title", "rules version", "map", "players"):
         table.add_column(col)
     for r in rows:
-        table.add_row(r["id"], r["title"] or "[red]broken[/red]", str(r["version"] or ""), r["map"], r["players"])
+        table.add_row(escape(r["id"]), escape(r["title"]) or "[red]broken[/red]", str(r["version"] or ""), escape(r["map"]), r["players"])
     out.print(table)
 
 
@@ -226,14 +228,14 @@ def variants_show(variant_id, rules_version, as_json):
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
-    out.print(f"[bold]{rs.title}[/bold] ({rs.variant}, rules version {rs.version}) from {rs.path}", markup=True)
+    out.print(f"[bold]{escape(rs.title)}[/bold] ({escape(rs.variant)}, rules version {rs.version}) from {escape(rs.path)}", markup=True)
     for i, note in enumerate(rs.notes, 1):
-        out.print(f"  v{i}: {note}")
+        out.print(f"  v{i}: {note}", markup=False)
     m = data["map"]
     out.print(f"map {m['id']}: {m['cities']} cities, {m['routes']} routes, {m['tickets']} tickets, {m['trains']} trains; "
-              f"{rs.players.min}-{rs.players.max} players")
+              f"{rs.players.min}-{rs.players.max} players", markup=False)
     for name, cfg in data["plugins"].items():
-        out.print(f"  [cyan]{name}[/cyan] {json.dumps(cfg) if cfg else ''}", markup=True)
+        out.print(f"  [cyan]{escape(name)}[/cyan] {escape(json.dumps(cfg)) if cfg else ''}", markup=True)
 
 
 @variants.command("check")
@@ -261,9 +263,10 @@ def variants_check(path, games, as_json):
                                "games": games * len(checked), "problems": problems}))
     else:
         for p in problems:
-            err.print(f"[red]error:[/red] {p}", markup=True)
+            err.print(f"[red]error:[/red] {escape(p)}", markup=True)
         played = f"; {games * len(checked)} games played" if games else ""
-        out.print(f"{vf_path}: {'ok' if not problems else 'FAILED'} ({first.variant}, rules versions 1-{first.version}{played})")
+        out.print(f"{vf_path}: {'ok' if not problems else 'FAILED'} ({first.variant}, rules versions 1-{first.version}{played})",
+                  markup=False)
     if problems:
         sys.exit(1)
 
