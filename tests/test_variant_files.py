@@ -249,6 +249,7 @@ def test_all_problems_of_a_map_are_reported_at_once(tmp_path):
     text = "\n".join(info.value.problems)
     for piece in ("$.routes[0].length", "$.routes[0].color", "$.tickets[0]: unknown city 'Atlantis'"):
         assert piece in text
+    assert len(info.value.problems) == 3  # the bad length is not reported again as a bad ferry count
 
 
 # --- good files -------------------------------------------------------------------------------------
@@ -286,3 +287,12 @@ def test_a_house_variant_on_a_tiny_map_plays_to_the_end_by_passing():
     assert all(o >= 0 for o in game.state.owner) or game.state.players  # every free route is closed
     free = [r for r, o in enumerate(game.state.owner) if o < 0]
     assert not free or all(game.board.routes[r].parallel for r in free)
+
+
+def test_messages_are_printed_as_written_even_with_brackets(tmp_path):
+    """A key that looks like console markup is reported literally, without a crash."""
+    write(tmp_path, {"bad.toml": variant_text("bad", head='extends = "usa"\n"[/x]" = 1\n"[red]" = 2')})
+    code, output, exc = _check(tmp_path)
+    assert code == 2 and isinstance(exc, SystemExit), output
+    assert "Traceback" not in output
+    assert "unknown key(s) '[/x]', '[red]'" in output

@@ -222,7 +222,7 @@ def _check(mf: MapFile, where: str) -> list[str]:
             p.append(f"{at}.length: must be at least 1, got {r.length}")
         if r.color not in ROUTE_COLORS:
             p.append(f"{at}.color: unknown colour {r.color!r} (one of {', '.join(sorted(ROUTE_COLORS))})")
-        if not 0 <= r.ferry <= r.length:
+        if not 0 <= r.ferry <= max(r.length, 0):  # a bad length is reported once, above
             p.append(f"{at}.ferry: locomotive marks must be between 0 and the length {r.length}, got {r.ferry}")
     if not mf.tickets:
         p.append(f"{where}: $.tickets: the map has no tickets")
