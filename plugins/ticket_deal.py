@@ -19,13 +19,23 @@ def _check_kinds(_i, attribute, value: dict[str, int]) -> None:
             raise ValueError(f"{attribute.name}: {kind} = {n} must not be negative")
 
 
+#: The most tickets one offer may hold: every subset of an offer is a choice a player may make,
+#: and listing 2**N choices must stay quick (28 tickets made a listing that never ends).
+MAX_OFFER = 10
+
+
+def _check_offer_size(_i, attribute, value: dict[str, int]) -> None:
+    if isinstance(value, dict) and sum(n for n in value.values() if isinstance(n, int)) > MAX_OFFER:
+        raise ValueError(f"{attribute.name}: at most {MAX_OFFER} tickets may be offered at once, not {sum(value.values())}")
+
+
 @attrs.frozen
 class TicketDeal:
     """``deal``: how many tickets of each kind are offered (``any``: whatever lies on top).
     ``keep``: the least that must be kept, per kind (``any``: in total). ``rejects``: where the
     others go, ``bottom`` of the ticket deck or ``box`` (out of the game)."""
 
-    deal: dict[str, int] = attrs.field(validator=_check_kinds)
+    deal: dict[str, int] = attrs.field(validator=[_check_kinds, _check_offer_size])
     keep: dict[str, int] = attrs.field(validator=_check_kinds)
     rejects: Literal["bottom", "box"] = "bottom"
     #: at the start only: tickets of these kinds not dealt go out of the game (europe's long tickets)

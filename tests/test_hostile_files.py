@@ -423,3 +423,15 @@ def test_broken_files_through_the_ttr_command(tmp_path):
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2, (label, done.stdout, done.stderr)
         assert "Traceback" not in done.stderr and f"error: {path}" in done.stderr, (label, done.stderr)
+
+
+def test_an_offer_of_tickets_too_large_to_list_is_refused_not_played(tmp_path):
+    """Every subset of an offer is a legal choice: 28 tickets offered made listing the legal actions
+    of the first player never end (``--play`` hung). The file is refused instead."""
+    path = tmp_path / "usa-greedy.toml"
+    path.write_text('id = "usa-greedy"\ntitle = "t"\nextends = "usa"\n[versions.1]\n[versions.1.rules.ticket-deal]\n'
+                    'start = { deal = { any = 28 }, keep = { any = 1 }, rejects = "bottom" }\n', encoding="utf-8")
+    variant.clear_caches()
+    result = CliRunner().invoke(main, ["variants", "check", str(path), "--play", "1"])
+    assert result.exit_code == 2, result.output
+    assert "$.versions.1.rules.ticket-deal.start" in result.stderr and "at most 10 tickets" in result.stderr
