@@ -87,6 +87,18 @@ def make_engine(url: str) -> Engine:
     return sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
 
 
+def reader(engine: Engine) -> Engine:
+    """An engine for reads that need no transaction around them (one SELECT each): in autocommit,
+    so a read is one statement, not BEGIN, SELECT and ROLLBACK."""
+    if engine.dialect.name == "sqlite":
+        # The writer's engine opens explicit transactions (its "begin" listener); readers of the
+        # same file get their own engine and pool without it.
+        reads = sa.create_engine(engine.url, connect_args={"check_same_thread": False, "timeout": 30})
+        sa.event.listen(reads, "connect", _sqlite_pragmas)
+        return reads
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+
 def _sqlite_pragmas(dbapi_conn, _record) -> None:
     dbapi_conn.isolation_level = None  # see the "begin" listener above
     cur = dbapi_conn.cursor()

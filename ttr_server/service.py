@@ -187,6 +187,7 @@ class GameService:
         run_bots: bool = True,
     ):
         self.engine = engine
+        self.reads = db.reader(engine)
         self.commits = db.GroupCommit(engine)
         self.notify = notify
         self.cache_size = cache_size
@@ -200,6 +201,8 @@ class GameService:
         if self.bots is not None:
             self.bots.close()
         self.commits.close()
+        if self.reads.pool is not self.engine.pool:
+            self.reads.dispose()
 
     # --- variants ---------------------------------------------------------------------------
 
@@ -291,7 +294,7 @@ class GameService:
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The game's record, built from what is stored (the log, the digest, the result)."""
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             row = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
             if row is None:
                 raise NotFound(f"no game {game_id!r}")
@@ -305,7 +308,7 @@ class GameService:
 
     def stored_record(self, game_id: str) -> dict[str, Any]:
         """As ``record``, for any game, over or not (for checks and tools; not served over HTTP)."""
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             row = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
             if row is None:
                 raise NotFound(f"no game {game_id!r}")
@@ -331,7 +334,7 @@ class GameService:
             except IllegalAction as exc:
                 raise Rejected(exc.reason, kind=type(exc).__name__) from None
             status = self._apply(live, seat, action)
-        self._after_change(game_id, status)
+        self._after_change(live.meta, status)
         return status
 
     def resign(self, game_id: str, seat: int, version: int | None) -> Status:
@@ -348,7 +351,7 @@ class GameService:
                     version=live.version,
                 )
             status = self._apply(live, seat, live.game.registry.from_data({"kind": RESIGN}, seat))
-        self._after_change(game_id, status)
+        self._after_change(live.meta, status)
         return status
 
     def _apply(self, live: _Live, seat: int, action: Action) -> Status:
@@ -393,10 +396,10 @@ class GameService:
             raise
         return self._status_of(game)
 
-    def _after_change(self, game_id: str, status: Status) -> None:
-        self.notify(game_id)
-        if self.bots is not None and not status.over:
-            self.bots.kick(game_id)
+    def _after_change(self, meta: GameMeta, status: Status) -> None:
+        self.notify(meta.id)
+        if self.bots is not None and any(meta.seats[s].bot for s in status.to_act):
+            self.bots.kick(meta.id)
 
     @staticmethod
     def _has_resign(game: Game) -> bool:
@@ -418,7 +421,7 @@ class GameService:
             self._forget(game_id)  # cannot happen unless a write was lost under us; start over
             live = None
         if live is None:
-            live = self._load(game_id)
+            live = self._load(game_id, row.version)
         elif live.version < row.version:
             self._catch_up(live, row.version)
         else:
@@ -429,21 +432,21 @@ class GameService:
             raise EngineFailure("the stored game does not replay to its stored state; it was logged")
         return live
 
-    def _load(self, game_id: str) -> _Live:
+    def _load(self, game_id: str, upto: int) -> _Live:
+        """Rebuild a game by replaying its log up to action ``upto`` (the version just read: another
+        process may append meanwhile, and the digest read with it is that version's)."""
         meta = _meta_from_row(self._meta_row(game_id))
         game = Game(variant.load(meta.variant, meta.rules_version), [s.name for s in meta.seats], meta.seed)
         live = _Live(meta, game)
-        self._catch_up(live, None)
+        self._catch_up(live, upto)
         self._remember(live)
         return live
 
-    def _catch_up(self, live: _Live, upto: int | None) -> None:
+    def _catch_up(self, live: _Live, upto: int) -> None:
         q = sa.select(db.actions.c.n, db.actions.c.seat, db.actions.c.data).where(
-            db.actions.c.game_id == live.meta.id, db.actions.c.n > live.version
+            db.actions.c.game_id == live.meta.id, db.actions.c.n > live.version, db.actions.c.n <= upto
         ).order_by(db.actions.c.n)
-        if upto is not None:
-            q = q.where(db.actions.c.n <= upto)
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             rows = conn.execute(q).all()
         game = live.game
         for n, seat, data in rows:
@@ -455,14 +458,14 @@ class GameService:
         cols = [db.games.c.version, db.games.c.phase, db.games.c.to_act, db.games.c.over]
         if with_digest:
             cols.append(db.games.c.digest)
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             row = conn.execute(sa.select(*cols).where(db.games.c.id == game_id)).first()
         if row is None:
             raise NotFound(f"no game {game_id!r}")
         return row
 
     def _meta_row(self, game_id: str):
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             row = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
         if row is None:
             raise NotFound(f"no game {game_id!r}")
@@ -508,7 +511,7 @@ class GameService:
 
     def bot_games(self) -> list[str]:
         """Games waiting for a bot (to resume them after a restart)."""
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             rows = conn.execute(
                 sa.select(db.games.c.id).where(db.games.c.bot_turn.is_(True), db.games.c.over.is_(False))
             ).all()
