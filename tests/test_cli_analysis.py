@@ -98,3 +98,13 @@ def test_bad_input_exits_2_with_a_message(args):
 def test_default_player_count_fits_the_variant():
     assert compare.default_players(Target("wor")) == 4
     assert simulate.local_cores() >= 1
+
+
+def test_rescore_prints_names_from_records_literally(tmp_path):
+    from ttr_core import testing, variant
+    from ttr_core.game import Game
+
+    game = testing.play_to_end(Game(variant.load("wor"), ["[/x]", "[bold]B"], 3), ("ticket",), check=False)
+    record.save(game, tmp_path / "odd.json")
+    result = _run("rescore", str(tmp_path / "odd.json"), "--variant", "wor", "--variant", "wor-legacy")
+    assert "[/x]" in result.stdout and "[bold]B" in result.stdout

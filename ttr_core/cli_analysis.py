@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.markup import escape
 from rich.table import Table
 
 from ttr_core import bots as bots_mod
@@ -106,7 +107,7 @@ def rescore(records, targets, as_json):
         for r in results:
             _print_rescore(out, err, r)
         changed = sum(1 for r in results if r.winner_changes)
-        out.print(f"{len(results)} game(s) rescored; the winner changes in {changed}.")
+        out.print(f"{len(results)} game(s) rescored; the winner changes in {changed}.", markup=False)
     if failed:
         sys.exit(2)
 
@@ -114,24 +115,25 @@ def rescore(records, targets, as_json):
 def _print_rescore(out, err, r: rescore_mod.GameRescore) -> None:
     scored = r.scored
     labels = [s.label if s is not None else t for t, s in zip(r.targets, r.results)]
-    table = Table(title=f"{r.source}: played under {r.variant}@{r.version}, seed {r.seed}", title_justify="left")
+    # names, paths and messages come from files: printed literally, never read as rich markup
+    table = Table(title=escape(f"{r.source}: played under {r.variant}@{r.version}, seed {r.seed}"), title_justify="left")
     table.add_column("Player")
     for label in labels:
-        table.add_column(f"total {label}", justify="right")
+        table.add_column(escape(f"total {label}"), justify="right")
     table.add_column("lines that differ")
     diffs = r.diffs
     for i, name in enumerate(s.name for s in scored[0].seats) if scored else []:
         mine = [d for d in diffs if d.player == name]
         cells = [str(s.seats[i].total) if s is not None else "-" for s in r.results]
         text = ", ".join(f"{d.line} {'→'.join(str(v) for v in d.values)}" for d in mine) or "none"
-        table.add_row(name, *cells, text)
+        table.add_row(escape(name), *cells, escape(text))
     if scored:
-        table.add_row("[bold]winner[/bold]", *(" ".join(s.winners) if s else "-" for s in r.results),
+        table.add_row("[bold]winner[/bold]", *(escape(" ".join(s.winners)) if s else "-" for s in r.results),
                       "[yellow]changes[/yellow]" if r.winner_changes else "same")
     out.print(table)
     for e in r.errors:
         if e:
-            err.print(f"[red]error:[/red] {r.source}: {e}", markup=True)
+            err.print(f"[red]error:[/red] {escape(f'{r.source}: {e}')}", markup=True)
 
 
 # --- simulate ---------------------------------------------------------------------------------
@@ -173,27 +175,27 @@ def simulate(variant_id, games, seed, players, bot_names, workers, scheduler, ou
         return
     _print_summary(out, summary)
     out.print(f"{games} games in {elapsed:.1f} s ({games / elapsed:.1f} games/s, {workers} worker(s), {where})"
-              + (f"; records in {out_dir}" if out_dir else ""))
+              + (f"; records in {out_dir}" if out_dir else ""), markup=False)
 
 
 def _print_summary(out, s: dict) -> None:
-    table = Table(title=f"{s['games']} games of {s['variant']}@{s['version']}, {s['players']} players, seeds {s['seeds'][0]}-{s['seeds'][1]}",
+    table = Table(title=escape(f"{s['games']} games of {s['variant']}@{s['version']}, {s['players']} players, seeds {s['seeds'][0]}-{s['seeds'][1]}"),
                   title_justify="left")
     for col in ("Seat", "Bot", "Mean score [95% CI]", "sd", "min", "max", "Wins", "Tickets done", "failed"):
         table.add_column(col, justify="left" if col in ("Seat", "Bot") else "right")
     for p in s["seats"]:
         sc = p["score"]
-        table.add_row(str(p["seat"] + 1), p["bot"], f"{sc['mean']:.1f} [{sc['low']:.1f}, {sc['high']:.1f}]", f"{sc['sd']:.1f}",
+        table.add_row(str(p["seat"] + 1), escape(p["bot"]), escape(f"{sc['mean']:.1f} [{sc['low']:.1f}, {sc['high']:.1f}]"), f"{sc['sd']:.1f}",
                       str(p["min"]), str(p["max"]), f"{p['win_rate']:.1%}", f"{p['tickets_completed']:.2f}", f"{p['tickets_failed']:.2f}")
     out.print(table)
     out.print(f"Game length: {s['turns']['mean']:.1f} turns (sd {s['turns']['sd']:.1f}), {s['actions']['mean']:.0f} actions; "
-              f"tickets completed per player: {s['tickets_completed_per_player']:.2f}")
+              f"tickets completed per player: {s['tickets_completed_per_player']:.2f}", markup=False)
     for name, b in s["bonuses"].items():
-        out.print(f"Bonus {name}: given in {b['games_with_it']:.1%} of games, {b['holders_per_game']:.2f} holders per game")
+        out.print(f"Bonus {name}: given in {b['games_with_it']:.1%} of games, {b['holders_per_game']:.2f} holders per game", markup=False)
     decided = ", ".join(f"{k} {v['share']:.1%}" for k, v in s["decided_by"].items())
-    out.print(f"Winner decided by: {decided}")
+    out.print(f"Winner decided by: {decided}", markup=False)
     for reason, n in s["end_reasons"].items():
-        out.print(f"Ended ({n}×): {reason}")
+        out.print(f"Ended ({n}×): {reason}", markup=False)
 
 
 # --- compare ----------------------------------------------------------------------------------
@@ -235,24 +237,24 @@ def compare(targets, games, seed, players, bot_names, workers, scheduler, out_di
 
 
 def _print_comparison(out, err, d: dict) -> None:
-    table = Table(title=f"{d['games']} games played under {d['a']} ({d['players']} players, bots {','.join(d['bots'])}, "
-                        f"seeds {d['seeds'][0]}-{d['seeds'][1]}), rescored under {d['b']}", title_justify="left")
+    table = Table(title=escape(f"{d['games']} games played under {d['a']} ({d['players']} players, bots {','.join(d['bots'])}, "
+                               f"seeds {d['seeds'][0]}-{d['seeds'][1]}), rescored under {d['b']}"), title_justify="left")
     for col in ("Line", f"mean {d['a']}", f"mean {d['b']}", "Δ per player [95% CI]", "player-games changed"):
-        table.add_column(col, justify="left" if col == "Line" else "right")
+        table.add_column(escape(col), justify="left" if col == "Line" else "right")
     for line, v in d["lines"].items():
         dl = v["delta"]
-        table.add_row(line, f"{v['mean_a']:.2f}", f"{v['mean_b']:.2f}", f"{dl['mean']:+.3f} [{dl['low']:+.3f}, {dl['high']:+.3f}]",
+        table.add_row(escape(line), f"{v['mean_a']:.2f}", f"{v['mean_b']:.2f}", escape(f"{dl['mean']:+.3f} [{dl['low']:+.3f}, {dl['high']:+.3f}]"),
                       str(v["player_games_changed"]))
     out.print(table)
     w = d["winner_changes"]
     share = w["share"]
-    why = ", ".join(f"{k} differs in {n}" for k, n in w["lines"].items()) or "-"
+    why = escape(", ".join(f"{k} differs in {n}" for k, n in w["lines"].items()) or "-")
     out.print(f"Winner changes: [bold]{w['games']} of {d['games']} games ({share['mean']:.1%}, 95% CI "
               f"{share['low']:.1%}-{share['high']:.1%})[/bold]; in those games: {why}.", markup=True)
     if d["export_mismatches"]:
-        err.print(f"[yellow]warning:[/yellow] {len(d['export_mismatches'])} game(s) rescore differently under {d['a']} itself "
-                  f"(seeds {d['export_mismatches'][:10]}): the exported position misses something these rules score.", markup=True)
-    out.print(f"({d['method']})")
-    out.print("Plot: " + ", ".join(d["plots"]))
+        err.print(f"[yellow]warning:[/yellow] {len(d['export_mismatches'])} game(s) rescore differently under {escape(d['a'])} itself "
+                  f"(seeds {escape(str(d['export_mismatches'][:10]))}): the exported position misses something these rules score.", markup=True)
+    out.print(f"({d['method']})", markup=False)
+    out.print("Plot: " + ", ".join(d["plots"]), markup=False)
     if d.get("records"):
-        out.print(f"Records: {d['records']}")
+        out.print(f"Records: {d['records']}", markup=False)
