@@ -211,3 +211,61 @@ def test_a_station_is_built_by_clicking_a_city(browser_page):
     snap = _get(server.base, f"/api/games/{game['game']}", game["seats"][0]["token"])
     assert snap["view"]["rules"]["stations"][0]["cities"] == ["Paris"]
     assert not problems, problems
+
+
+def _tunnel_opening(tries: int = 300):
+    """A seed of a two-player ``europe`` game in which seat 0's first turn can be a tunnel claim that
+    turns up extra cards (the deck's order depends on the seed alone), with that claim."""
+    from ttr_core import testing
+
+    for seed in range(tries):
+        game = testing.new_game("europe", 2, seed)
+        for seat in (0, 1):
+            keep = max((a for a in game.legal_actions(seat)), key=lambda a: len(a.tickets))
+            game.apply(seat, keep)
+        for claim in game.legal_actions(0):
+            route = game.board.routes[game.board.route_index[claim.route]] if claim.kind == "claim-route" else None
+            if route is None or not route.tunnel:
+                continue
+            trial = testing.new_game("europe", 2, seed)
+            for seat, action in game.log:
+                trial.apply(seat, action)
+            trial.apply(0, claim)
+            decision = trial.state.players[0].decision
+            if decision is not None and decision.kind == "tunnel-extra":
+                return seed, game.registry.to_data(claim)
+    pytest.fail("no seed opens with a tunnel that asks for extra cards")
+
+
+def test_a_tunnel_asks_for_extra_cards_and_can_be_given_up(browser_page):
+    """Europe's tunnels: the turned cards and the extra are shown, paying or giving up are offered
+    as buttons from the legal actions, and giving up leaves the route free and the hand whole."""
+    seed, claim = _tunnel_opening()
+    server, page, problems = browser_page
+    game = _post(server.base, "/api/games", {"variant": "europe", "seed": seed,
+                                             "seats": [{"name": "Ada"}, {"name": "Robo", "bot": "random"}]})
+    token = game["seats"][0]["token"]
+    page.goto(f"{server.base}{game['seats'][0]['url']}")
+    page.wait_for_selector("#keep-tickets")
+    v = _version(page)
+    page.click("#keep-tickets")  # all of them, as the seed search did
+    _wait_past(page, v)
+    page.wait_for_function("document.querySelector('#status').textContent === 'Your turn'")
+    hand = _shown_hand(page)
+    page.locator(f"g.route[data-route='{claim['route']}'] rect.car").first.click()
+    v = _version(page)
+    page.click(f"#panel button.choice[data-action='{json.dumps(claim, separators=(',', ':'))}']")
+    _wait_past(page, v)
+    page.wait_for_selector("#panel .decision")
+    assert page.inner_text("#panel .decision").startswith(f"Tunnel {claim['route']}: the cards turned were")
+    assert page.locator("#panel button.choice[data-kind='decline-tunnel']").count() == 1
+    snap = _get(server.base, f"/api/games/{game['game']}", token)
+    assert page.locator("#panel button.choice[data-kind='pay-tunnel']").count() == sum(
+        a["kind"] == "pay-tunnel" for a in snap["legal"])
+    v = _version(page)
+    page.click("#panel button.choice[data-kind='decline-tunnel']")
+    _wait_past(page, v)
+    assert _get(server.base, f"/api/games/{game['game']}")["view"]["routes"].get(claim["route"]) is None
+    page.wait_for_function("document.querySelector('#status').textContent === 'Your turn'")
+    assert _shown_hand(page) == {**hand}  # the base came back; the bot's turn took nothing of Ada's
+    assert not problems, problems

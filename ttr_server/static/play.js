@@ -125,8 +125,11 @@ function describe(a) {
     case "build-station":
       return a.color ? `Build in ${a.city}, paying ${a.color}${a.locomotives ? ` + ${plural(a.locomotives, "locomotive")}` : ""}`
         : `Build in ${a.city}, paying ${plural(a.locomotives, "locomotive")}`;
-    case "pay-tunnel":
-      return `Pay the tunnel's extra: ${a.color ? `${a.color} cards` : ""}${a.color && a.locomotives ? " + " : ""}${a.locomotives ? plural(a.locomotives, "locomotive") : ""}`;
+    case "pay-tunnel": {
+      const d = snap.seat === null ? null : view.players[snap.seat].decision;
+      const colored = d && typeof d.extra === "number" ? d.extra - a.locomotives : 0;
+      return `Pay the tunnel's extra: ${payment(colored, a.color, a.locomotives, 0)}`;
+    }
     case "decline-tunnel":
       return "Give up the tunnel (take the cards back)";
     case "pass":
@@ -344,7 +347,7 @@ function renderMine() {
 
 function actionList(actions) {
   return el("ul", {}, actions.map((a) => {
-    const b = el("button", { type: "button", class: "choice", "data-kind": a.kind }, [describe(a)]);
+    const b = el("button", { type: "button", class: "choice", "data-kind": a.kind, "data-action": JSON.stringify(a) }, [describe(a)]);
     b.addEventListener("click", () => act(a));
     return el("li", {}, [b]);
   }));
