@@ -66,3 +66,46 @@ def test_no_request_gets_a_500(client, method, path):
         case.validate_response(response, checks=CHECKS, headers=headers)
 
     fuzz()
+
+
+_FIELDS = ["slot", "route", "color", "locomotives", "triples", "tickets", "city", "mode"]
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30) | st.sampled_from(["red", "locomotive", "Denver-Omaha", "Paris", "build", "dismantle"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@pytest.mark.parametrize("variant_id", ["usa", "europe", "ussr", "wor"])
+def test_actions_of_any_shape_reach_the_engine_and_get_a_4xx(client, variant_id):
+    """Every action kind of the variant, with fields of every JSON type, from a seat in setup and
+    in play: refused with a 4xx and a reason (or, rarely, legal and applied), never a 500."""
+    created = client.post("/api/games", json={"variant": variant_id, "seed": 3,
+                                              "seats": [{"name": "A"}, {"name": "B"}]}).json()
+    gid = created["game"]
+    tokens = [s["token"] for s in created["seats"]]
+    service = client.app.state.service
+    service.snapshot(gid, None)  # makes sure the game is live in memory
+    kinds = service._cached(gid).game.registry.kinds()
+
+    @given(kind=st.sampled_from([*kinds, "nope"]), fields=st.dictionaries(st.sampled_from(_FIELDS), _json, max_size=4),
+           seat=st.sampled_from([0, 1]))
+    @settings(max_examples=60, deadline=None, derandomize=True, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    def fuzz(kind, fields, seat):
+        version = client.get(f"/api/games/{gid}").json()["version"]
+        r = client.post(f"/api/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[seat]}"},
+                        json={"version": version, "action": {"kind": kind, **fields}})
+        assert r.status_code in (200, 422), r.text
+        assert r.json().get("reason") or r.status_code == 200
+
+    fuzz()
+    # and again once play has started: every seat has kept its tickets
+    for seat in (0, 1):
+        snap = client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
+        keeps = [a for a in snap["legal"] if a["kind"] == "keep-tickets"]
+        if keeps:
+            client.post(f"/api/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[seat]}"},
+                        json={"version": snap["version"], "action": keeps[0]})
+    fuzz()
