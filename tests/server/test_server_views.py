@@ -60,7 +60,7 @@ def _with_others_redealt(client, game_id, seat, salt, request):
     """Make ``request`` while the live game's hidden parts that ``seat`` may not see (other hands,
     other tickets and offers, both decks) are dealt differently; then put the real state back."""
     live = client.app.state.service._cached(game_id)
-    others = [s for s in range(len(live.game.state.players)) if s != seat]
+    others = [s for s in range(len(live.game.state.players)) if s != seat]  # every seat, for a spectator
     real = live.game.state
     # the engine's test kit redeals exactly what a seat may not see, keeping every visible count
     live.game.state = testing._redeal_hidden(live.game, others, random.Random(f"{game_id}:{seat}:{salt}"))
@@ -118,6 +118,9 @@ def test_no_seat_learns_another_seats_secrets_over_http(client, variant_id, seed
                 else:
                     assert body["legal"] == [game.registry.to_data(a) for a in game.legal_actions(seat)]
             _check_shape(body, seat)
+            if step % 5 == 0:  # the whole answer (view and legal actions) depends only on what seat may know
+                again = _with_others_redealt(client, gid, seat, step, lambda: client.get(f"/api/games/{gid}", headers=headers))
+                assert again.json() == body, f"GET as seat {seat} changes when others' secrets are dealt differently"
             others = set().union(*(v for s, v in secrets.items() if s != seat))
             mine = secrets.get(seat, set())
             leaked = {t for t in others - mine if t in res.text}
