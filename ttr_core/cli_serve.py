@@ -20,7 +20,7 @@ def register(main: click.Group) -> None:
               help="Database URL: sqlite:///FILE (the default is ./ttr-games.sqlite3) or postgresql://user:pw@host/db "
                    "for several server processes behind a load balancer.")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option("--bot-delay", type=click.FloatRange(0, 60), default=0.5, show_default=True,
               help="Seconds between two bot actions, so that people can follow them.")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), default="info",
