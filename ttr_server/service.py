@@ -293,28 +293,25 @@ class GameService:
         return _meta_from_row(row)
 
     def record(self, game_id: str) -> dict[str, Any]:
-        """The game's record, built from what is stored (the log, the digest, the result)."""
-        with self.reads.connect() as conn:
-            row = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
-            if row is None:
-                raise NotFound(f"no game {game_id!r}")
-            if not row.over:
-                raise NotOver("the record is published once the game is over (it shows every hand)")
-            rows = conn.execute(
-                sa.select(db.actions.c.seat, db.actions.c.data)
-                .where(db.actions.c.game_id == game_id).order_by(db.actions.c.n)
-            ).all()
-        return _record(_meta_from_row(row), row, rows)
+        """The game's record, built from what is stored (the log, the digest, the result); only
+        once the game is over."""
+        return self._stored(game_id, over_only=True)
 
     def stored_record(self, game_id: str) -> dict[str, Any]:
         """As ``record``, for any game, over or not (for checks and tools; not served over HTTP)."""
+        return self._stored(game_id, over_only=False)
+
+    def _stored(self, game_id: str, over_only: bool) -> dict[str, Any]:
         with self.reads.connect() as conn:
             row = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
             if row is None:
                 raise NotFound(f"no game {game_id!r}")
+            if over_only and not row.over:
+                raise NotOver("the record is published once the game is over (it shows every hand)")
+            # up to the version read with the digest: the log may grow between the two reads
             rows = conn.execute(
                 sa.select(db.actions.c.seat, db.actions.c.data)
-                .where(db.actions.c.game_id == game_id).order_by(db.actions.c.n)
+                .where(db.actions.c.game_id == game_id, db.actions.c.n <= row.version).order_by(db.actions.c.n)
             ).all()
         return _record(_meta_from_row(row), row, rows)
 
