@@ -55,6 +55,18 @@ def _wait_past(page, version: int) -> None:
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version)
 
 
+def _keep_tickets(page) -> None:
+    """Click "Keep these tickets"; if the bot's own choice came in between (the page then says the
+    game moved on, and shows the new state), click again, as a person would."""
+    for _ in range(5):
+        v = _version(page)
+        page.click("#keep-tickets")
+        _wait_past(page, v)
+        if "moved on" not in page.inner_text("#message"):
+            return
+    raise AssertionError("the tickets could not be kept")
+
+
 def _shown_hand(page) -> dict[str, int]:
     hand = {}
     for chip in page.locator("#hand .card").all():
@@ -87,9 +99,7 @@ def test_create_and_play_a_game_by_clicking(browser_page, artifacts):
     assert not page.is_enabled("#keep-tickets")  # keeping 1 is not allowed
     boxes.nth(1).check()
     kept = [boxes.nth(i).get_attribute("value") for i in (1, 2)]
-    v = _version(page)
-    page.click("#keep-tickets")
-    _wait_past(page, v)
+    _keep_tickets(page)
     page.wait_for_function("document.querySelector('#status').textContent === 'Your turn'")
     assert [li.get_attribute("data-ticket") for li in page.locator("#tickets li").all()] == kept
 
@@ -197,9 +207,7 @@ def test_a_station_is_built_by_clicking_a_city(browser_page):
                                              "seats": [{"name": "Ada"}, {"name": "Robo", "bot": "random"}]})
     page.goto(f"{server.base}{game['seats'][0]['url']}")
     page.wait_for_selector("#keep-tickets")
-    v = _version(page)
-    page.click("#keep-tickets")
-    _wait_past(page, v)
+    _keep_tickets(page)
     page.wait_for_function("document.querySelector('#status').textContent === 'Your turn'")
     page.locator("g.city[data-city='Paris'] circle").click()
     builds = page.locator("#panel button.choice[data-kind='build-station']")
@@ -247,9 +255,7 @@ def test_a_tunnel_asks_for_extra_cards_and_can_be_given_up(browser_page):
     token = game["seats"][0]["token"]
     page.goto(f"{server.base}{game['seats'][0]['url']}")
     page.wait_for_selector("#keep-tickets")
-    v = _version(page)
-    page.click("#keep-tickets")  # all of them, as the seed search did
-    _wait_past(page, v)
+    _keep_tickets(page)  # all of them, as the seed search did
     page.wait_for_function("document.querySelector('#status').textContent === 'Your turn'")
     hand = _shown_hand(page)
     page.locator(f"g.route[data-route='{claim['route']}'] rect.car").first.click()
