@@ -6,7 +6,7 @@ flight over the throughput). The server's CPU time per acknowledged action is re
 unlike the rates, it hardly depends on what else the machine is doing.
 
 Bounded in time: every game plays random legal actions until it ends or the time budget runs out
-(TTR_LOAD_SECONDS, default 20 s of play per database), so most games stop unfinished; that is
+(TTR_LOAD_SECONDS, default 15 s of play per database), so most games stop unfinished; that is
 by design. The figures (actions per second, p50/p99 latency of an acknowledged action and of a
 read) are printed at the end of the run and written to ``artifacts/``; nothing asserts on them.
 What is asserted: no request failed, and every game's stored log replays, byte for byte, to the
@@ -26,7 +26,7 @@ from loadgen import run_load
 from server_kit import check_stored, server_process
 
 GAMES = 200
-SECONDS = float(os.environ.get("TTR_LOAD_SECONDS", "20"))
+SECONDS = float(os.environ.get("TTR_LOAD_SECONDS", "15"))
 
 
 @pytest.mark.slow
