@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from usa_kit import position, score_of, snapshot, started
+from usa_kit import position, score_of, snapshot
 
 from ttr_core import testing
 from ttr_core.actions import DrawCard, DrawTickets, KeepTickets

