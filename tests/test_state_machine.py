@@ -41,7 +41,7 @@ from ttr_plugins.claiming import closed_routes
 VARIANTS = sorted(variant.available())
 
 CI_PROFILE = settings(
-    max_examples=15,
+    max_examples=30,
     stateful_step_count=40,
     deadline=None,
     derandomize=True,
