@@ -95,6 +95,19 @@ class Tickets(Plugin):
         if isinstance(decision, ChooseTickets):
             game.state.ticket_deck[:0] = list(decision.offered)
 
+    @hookimpl
+    def ttr_view(self, game, seat):
+        # The decision itself holds map ticket numbers; a seat deciding sees its offer by id, with
+        # the keep rule, so that a client need not know the map's ticket order (R-TIX-4: only it).
+        decision = game.state.players[seat].decision if seat is not None else None
+        if not isinstance(decision, ChooseTickets):
+            return None
+        deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
+        return {
+            "tickets_on_offer": [game.board.tickets[t].id for t in decision.offered],
+            "keep_at_least": dict(deal.keep),
+        }
+
     # --- the end: which tickets are completed ------------------------------------------------
 
     @hookimpl
