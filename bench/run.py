@@ -60,7 +60,7 @@ def bench_games(variant_id: str, players: int, games: int, bot: str) -> dict:
         "µs/action": f"{us:.0f}",
         "actions/game": f"{actions / games:.0f}",
         "target": f"≤ {target:.0f} µs" if target else "",
-        "met": "" if not target else ("yes" if us <= target else f"no ({us / target:.1f}×)"),
+        "met": "" if not target else ("yes" if us <= target else f"no ({us / target:.2f}×)"),
     }
 
 
