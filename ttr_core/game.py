@@ -48,7 +48,7 @@ class Game:
         self.seed = seed
         self.names = tuple(players)
         self.pm = manager.build_manager(ruleset.plugins, ruleset.configs)
-        self.hook = self.pm.hook
+        self.hook = manager.HookRelay(self.pm)
         # plugins from outside this package may depend on more than the game (the clock, a
         # service): their failures are also undone from a snapshot, should the log not replay
         self._snapshots = any(not type(p).__module__.startswith("ttr_plugins.") for _, p in self.pm.list_name_plugin())
