@@ -38,11 +38,11 @@ def timed(spec: simulate.SimSpec, seeds: range, workers: int) -> tuple[float, fl
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--variant", default="wor")
-    ap.add_argument("--games", type=int, default=120)
+    ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--bots", default="ticket")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--rounds", type=int, default=2, help="alternate 1-worker and N-worker runs this many times")
+    ap.add_argument("--rounds", type=int, default=3, help="alternate 1-worker and N-worker runs this many times")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     spec = simulate.SimSpec(args.variant, None, args.players, tuple(args.bots.split(",")))
