@@ -130,6 +130,28 @@ class Grumpy(Plugin):
             raise ValueError("routes upset me")
 
 
+class Grudges(Plugin):
+    """A broken house rule: it remembers who claimed what on its own instance, and that instance
+    serves every game of the ruleset, so one game's grudges would carry into the next."""
+
+    def __init__(self, config=None):
+        super().__init__(config)
+        self.claims: list[tuple[int, str]] = []
+
+    @hookimpl
+    def ttr_route_claimed(self, game, seat, route):
+        self.claims.append((seat, route.id))
+
+
+def test_a_house_rule_keeping_game_state_on_itself_fails_the_check(tmp_path):
+    with manager.local_plugins({"grudges": Grudges}):
+        result = CliRunner().invoke(main, ["variants", "check", str(extending(tmp_path, "grudges")), "--play", "4"])
+    assert result.exit_code == 1, result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, errors  # named once, however many games it spoils
+    assert "plugin 'grudges' changed its own attributes" in errors[0] and "game.state.ext" in errors[0]
+
+
 def extending(tmp_path: Path, name: str) -> Path:
     path = tmp_path / f"usa-{name}.toml"
     path.write_text(f'id = "usa-{name}"\ntitle = "t"\nextends = "usa"\n[versions.1]\nadd_plugins = ["{name}"]\n',

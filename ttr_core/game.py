@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ttr_core import manager
+from ttr_core import manager, prepared
 from ttr_core.actions import Action, ActionRegistry, Registration
 from ttr_core.cards import CardKinds
 from ttr_core.errors import (
@@ -47,18 +47,12 @@ class Game:
         self.board = ruleset.board
         self.seed = seed
         self.names = tuple(players)
-        self.pm = manager.build_manager(ruleset.plugins, ruleset.configs)
-        self.hook = manager.HookRelay(self.pm)
-        # plugins from outside this package may depend on more than the game (the clock, a
-        # service): their failures are also undone from a snapshot, should the log not replay
-        self._snapshots = any(not type(p).__module__.startswith("ttr_plugins.") for _, p in self.pm.list_name_plugin())
         self.rng = random.Random(seed)
-        self._policies: dict[tuple, Any] = {}
+        shared = prepared.get(ruleset)
+        if shared is None:
+            self.pm = manager.build_manager(ruleset.plugins, ruleset.configs)
         try:
-            self.registry = self._register_actions()
-            self.deck_counts = self._deck_counts()
-            self.cards = CardKinds.from_counts(self.deck_counts)
-            self._points = dict(self.policy("ttr_route_points"))
+            self._use(shared or self._prepare(ruleset))
             self.log: list[tuple[int, Action]] = []
             self.result: GameResult | None = None
             self.state = self._new_state(players)
@@ -72,6 +66,24 @@ class Game:
             raise self._blame(exc, None, None, doing="setting up the game; no game was created") from exc
 
     # --- building ---------------------------------------------------------------------------
+
+    def _prepare(self, ruleset: Ruleset) -> prepared.PreparedRules:
+        """Build what the games of ``ruleset`` share (see :mod:`ttr_core.prepared`), once ``self.pm`` is."""
+        self.hook = manager.HookRelay(self.pm)
+        self._policies = {}
+        self.registry = self._register_actions()
+        counts = self._deck_counts()
+        return prepared.keep(ruleset, prepared.PreparedRules(
+            pm=self.pm, hook=self.hook, registry=self.registry, deck_counts=counts,
+            cards=CardKinds.from_counts(counts), points=dict(self.policy("ttr_route_points")),
+            policies=self._policies,
+            snapshots=any(not type(p).__module__.startswith("ttr_plugins.") for _, p in self.pm.list_name_plugin()),
+        ))
+
+    def _use(self, shared: prepared.PreparedRules) -> None:
+        self.pm, self.hook, self.registry = shared.pm, shared.hook, shared.registry
+        self.deck_counts, self.cards, self._points = shared.deck_counts, shared.cards, shared.points
+        self._policies, self._snapshots = shared.policies, shared.snapshots
 
     def _register_actions(self) -> ActionRegistry:
         registry = ActionRegistry()
@@ -109,7 +121,7 @@ class Game:
         return self._points[length]
 
     def policy(self, hook: str, **kwargs: Any) -> Any:
-        """The answer of a policy hook, asked once per game: it cannot change during play."""
+        """The answer of a policy hook, asked once per ruleset: it cannot change during play."""
         key = (hook, *sorted(kwargs.items()))
         try:
             return self._policies[key]

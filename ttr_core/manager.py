@@ -138,6 +138,31 @@ class _Direct:
         return self._caller.get_hookimpls()
 
 
+class _Plain:
+    """A hook with several plain implementations (no wrappers), called in pluggy's order (last
+    registered and ``tryfirst`` first) with pluggy's results: the non-None answers, or the first of
+    them for first-result hooks."""
+
+    __slots__ = ("_impls", "_first", "_caller")
+
+    def __init__(self, caller, impls, first: bool):
+        self._impls = tuple((i.function, tuple(i.argnames)) for i in reversed(impls))
+        self._first, self._caller = first, caller
+
+    def __call__(self, **kwargs: Any) -> Any:
+        answers = []
+        for fn, args in self._impls:
+            answer = fn(*[kwargs[a] for a in args])
+            if answer is not None:
+                if self._first:
+                    return answer
+                answers.append(answer)
+        return None if self._first else answers
+
+    def get_hookimpls(self):
+        return self._caller.get_hookimpls()
+
+
 class _Unanswered:
     """A hook no plugin of this game implements."""
 
@@ -154,17 +179,19 @@ class _Unanswered:
 
 
 class HookRelay:
-    """``game.hook``: pluggy's hook callers, except that hooks with one plain implementation or none
-    are called directly. The plugins of a game never change, so this is decided once per game;
-    hooks with several implementations or wrappers go through pluggy as usual."""
+    """``game.hook``: pluggy's hook callers, except that hooks without wrappers are called directly.
+    The plugins of a ruleset never change, so this is decided once; hooks with wrappers (or
+    old-style hookwrappers) go through pluggy as usual."""
 
     def __init__(self, pm: pluggy.PluginManager):
         for name in hookspecs_names():
             caller = getattr(pm.hook, name)
             impls = caller.get_hookimpls()
             first = bool(caller.spec is not None and caller.spec.opts.get("firstresult"))
-            if len(impls) > 1 or any(i.hookwrapper or i.wrapper for i in impls):
+            if any(i.hookwrapper or i.wrapper for i in impls):
                 setattr(self, name, caller)
+            elif len(impls) > 1:
+                setattr(self, name, _Plain(caller, impls, first))
             elif impls:
                 setattr(self, name, _Direct(caller, impls[0], first))
             else:

@@ -1,8 +1,11 @@
 """What a rule plugin is: a class, found through the ``ttr`` entry-point group, instantiated once per
-game with its frozen attrs ``Config`` (the variant's ``[rules.<plugin name>]`` table).
+ruleset (a variant at one rules version) with its frozen attrs ``Config`` (the variant's
+``[rules.<plugin name>]`` table); that instance serves every game of the ruleset.
 
 A plugin keeps no game state on itself: what it must remember lives in ``game.state.ext``, so
-that a game can be dumped, compared and replayed.
+that a game can be dumped, compared and replayed, and games running side by side stay apart
+(``ttr variants check --play N`` reports a plugin whose instance changes from game to game).
+Caches of facts that hold for the whole ruleset (a table built from the board) are fine.
 """
 
 from __future__ import annotations

@@ -450,12 +450,16 @@ def _redeal_hidden(game: Game, others: Sequence[int], rng: random.Random):
 
 def conformance_problems(ruleset, games: int, first_seed: int = 0) -> list[str]:
     """Play ``games`` seeded random-bot games under ``ruleset`` (player counts cycling over the
-    allowed range) and report every broken invariant or failed replay, located by seed and action."""
+    allowed range) and report every broken invariant or failed replay, located by seed and action,
+    and every plugin whose instance changes from one game to the next (its instance serves every
+    game of the ruleset, so game state kept on it leaks between games)."""
     from ttr_core import record
     from ttr_core.bots import play_game
 
     lo, hi = ruleset.players.min, ruleset.players.max
     problems: list[str] = []
+    instances: dict[str, str] = {}  # plugin -> its attributes after the previous game
+    stateful: set[str] = set()
 
     def loader(variant_id, version):
         # the variant being checked may be a file that is not installed (yet): its records name its id
@@ -478,6 +482,24 @@ def conformance_problems(ruleset, games: int, first_seed: int = 0) -> list[str]:
             again = record.dumps(record.make_record(record.replay(record.make_record(game), loader=loader)))
             if text != again:
                 problems.append(f"{where}: the record does not replay to the same bytes")
+            for name in sorted(set(_changed_plugins(game, instances, first=k == 0)) - stateful):
+                stateful.add(name)
+                problems.append(
+                    f"{where}: plugin {name!r} changed its own attributes during the game: one instance serves "
+                    "every game of a ruleset, so game state belongs in game.state.ext"
+                )
         except Exception as exc:  # noqa: BLE001 - every failure is a finding to report, not to crash on
             problems.append(f"{where}: {type(exc).__name__}: {exc}")
     return problems
+
+
+def _changed_plugins(game: Game, seen: dict[str, str], first: bool) -> list[str]:
+    """Plugins whose attributes changed during this game. The first game may fill caches of facts
+    about the ruleset (a table built from the board), so it only sets the baseline."""
+    changed = []
+    for name, plugin in game.pm.list_name_plugin():
+        now = repr(sorted(getattr(plugin, "__dict__", {}).items()))
+        if not first and seen.get(name) != now:
+            changed.append(name)
+        seen[name] = now
+    return changed
