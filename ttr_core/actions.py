@@ -85,6 +85,9 @@ class Registration:
     any_time: bool  # any seat, in or out of turn, even with a decision pending (resigning)
 
 
+_DECODED_LIMIT = 50_000
+
+
 class ActionRegistry:
     """The action kinds of one game, filled by ``ttr_register_actions`` and then frozen."""
 
@@ -93,6 +96,7 @@ class ActionRegistry:
         self._by_cls: dict[type, Registration] = {}
         self.current_plugin = "?"
         self._converter = make_converter()
+        self._decoded: dict[tuple, Action] = {}
 
     def add(
         self, cls: type[Action], handler: ActionHandler, *, starts_turn: bool = True, fallback: bool = False,
@@ -128,6 +132,23 @@ class ActionRegistry:
         return {"kind": action.kind, **self._converter.unstructure(action)}
 
     def from_data(self, data: Any, seat: int | None = None) -> Action:
+        # Actions are immutable values and a record repeats a few hundred of them, so decoded ones
+        # are kept, keyed by their fields' values *and types* (True == 1, but a slot is no bool).
+        try:
+            key = tuple([(k, v.__class__, v) for k, v in data.items()])
+            return self._decoded[key]
+        except (KeyError, TypeError, AttributeError):  # new, unhashable (a ticket list) or no dict
+            pass
+        action = self._structure(data, seat)
+        try:
+            if len(self._decoded) >= _DECODED_LIMIT:
+                self._decoded.clear()
+            self._decoded[key] = action
+        except TypeError:
+            pass
+        return action
+
+    def _structure(self, data: Any, seat: int | None) -> Action:
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise MalformedAction(seat, data, "an action is an object with a string 'kind'")
         reg = self._by_kind.get(data["kind"])
