@@ -35,7 +35,8 @@ def score_position(data: Any, where: str = "position", version: int | None = Non
     players = data["players"]
     problems: list[str] = []
     board, ticket_ids = _with_custom_tickets(ruleset.board, players, where, problems)
-    ruleset = attrs.evolve(ruleset, board=board)
+    if board is not ruleset.board:  # tickets made up for this position: a ruleset of its own
+        ruleset = attrs.evolve(ruleset, board=board)
     names = [p.get("name", f"P{i + 1}") if isinstance(p, dict) else f"P{i + 1}" for i, p in enumerate(players)]
     try:
         game = Game(ruleset, names, seed=0)
