@@ -79,8 +79,8 @@ class Claiming(Plugin):
     # --- legal actions ------------------------------------------------------------------------
 
     def _routes(self, board) -> list[tuple]:
-        # Board facts flattened once per game (the plugin instance is per game): this loop runs
-        # for every route at every turn, so it reads tuples, not attrs objects.
+        # Board facts flattened once per ruleset (this instance serves its games, on its board):
+        # this loop runs for every route at every turn, so it reads tuples, not attrs objects.
         try:
             return self._table
         except AttributeError:

@@ -89,8 +89,8 @@ class TrainCards(Plugin):
                     yield _draw(slot)
 
     def _row_restricted(self, game) -> bool:
-        # Asked once per game (this instance is the game's): does any plugin forbid some face-up
-        # cards? Most variants have none, and the hook would be called per slot per turn.
+        # Asked once per ruleset (this instance serves its games): does any plugin forbid some
+        # face-up cards? Most variants have none, and the hook would be called per slot per turn.
         try:
             return self._restricted
         except AttributeError:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import functools
+import operator
 from collections.abc import Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
@@ -118,6 +119,16 @@ def hookspecs_names() -> list[str]:
     return [n for n in dir(hookspecs) if n.startswith("ttr_")]
 
 
+def _arguments(argnames: Sequence[str]):
+    """Picks an implementation's positional arguments out of a hook call's keyword arguments."""
+    if len(argnames) > 1:
+        return operator.itemgetter(*argnames)  # a tuple, at C speed
+    if argnames:
+        name = argnames[0]
+        return lambda kwargs: (kwargs[name],)
+    return lambda kwargs: ()
+
+
 class _Direct:
     """A hook with exactly one plain implementation, called directly: the same result as pluggy's
     caller (``[answer]`` or ``[]``; the answer itself for first-result hooks) without its generic
@@ -126,10 +137,10 @@ class _Direct:
     __slots__ = ("_fn", "_args", "_first", "_caller")
 
     def __init__(self, caller, impl, first: bool):
-        self._fn, self._args, self._first, self._caller = impl.function, tuple(impl.argnames), first, caller
+        self._fn, self._args, self._first, self._caller = impl.function, _arguments(impl.argnames), first, caller
 
     def __call__(self, **kwargs: Any) -> Any:
-        answer = self._fn(*[kwargs[a] for a in self._args])
+        answer = self._fn(*self._args(kwargs))
         if self._first:
             return answer
         return [] if answer is None else [answer]
@@ -146,13 +157,13 @@ class _Plain:
     __slots__ = ("_impls", "_first", "_caller")
 
     def __init__(self, caller, impls, first: bool):
-        self._impls = tuple((i.function, tuple(i.argnames)) for i in reversed(impls))
+        self._impls = tuple((i.function, _arguments(i.argnames)) for i in reversed(impls))
         self._first, self._caller = first, caller
 
     def __call__(self, **kwargs: Any) -> Any:
         answers = []
         for fn, args in self._impls:
-            answer = fn(*[kwargs[a] for a in args])
+            answer = fn(*args(kwargs))
             if answer is not None:
                 if self._first:
                     return answer
