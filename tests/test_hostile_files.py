@@ -41,6 +41,8 @@ OTHER_TYPES = {
     dict: [[], "table", 3],
 }
 OUT_OF_RANGE = [-1, 0, 10**18, -(10**18)]
+#: numbers TOML can write that no file means (R-SET-1: a city is a place on the map)
+NON_FINITE = [math.nan, math.inf, -math.inf]
 
 
 # --- writing TOML (nothing to install: every value as an inline value) ---------------------------
@@ -122,6 +124,9 @@ def mutations(data, salt: int):
         if isinstance(value, int) and not isinstance(value, bool):
             big = OUT_OF_RANGE[(n + salt) % len(OUT_OF_RANGE)]
             yield f"{label} = {big!r}", mutated(data, path, big), abs(big) > 10_000
+        if isinstance(value, float):
+            odd = NON_FINITE[(n + salt) % len(NON_FINITE)]
+            yield f"{label} = {odd!r}", mutated(data, path, odd), True
 
 
 LOCATED = re.compile(r"^error: (?P<file>/\S[^:]*\.toml): (?P<rest>.+)$")
@@ -334,6 +339,20 @@ def test_huge_numbers(tmp_path, where, value, fragment):
     m = usa_map()
     m.setdefault("players", {"min": 2, "max": 5})
     expect(write_on_map(tmp_path, mutated(m, where, value)), "m.toml: " + fragment)
+
+
+@pytest.mark.parametrize("literal,shown", [("nan", "nan"), ("-nan", "nan"), ("inf", "inf"), ("-inf", "-inf"),
+                                           ("1e400", "inf"),
+                                           pytest.param(str(10**400), "inf", id="an-integer-of-401-digits")])
+def test_R_SET_1_a_city_whose_coordinate_is_not_a_finite_number(tmp_path, literal, shown):
+    """TOML has inf and nan literals; a city at nan would pass any range check (nan compares false)."""
+    marker = 0.123456789  # written in the file where the literal goes
+    text = toml_text(mutated(usa_map(), ("cities", 3, "lat"), marker))
+    assert text.count(repr(marker)) == 1
+    text = text.replace(repr(marker), literal)
+    (tmp_path / "m.toml").write_text(text, encoding="utf-8")
+    path = write_variant(tmp_path, {**usa_data(), "map": "m.toml"}, "on-m")
+    expect(path, f"m.toml: $.cities[3].lat: expected a finite number, got {shown}")
 
 
 def test_huge_numbers_in_rules(tmp_path):

@@ -42,6 +42,13 @@ def map_with(routes: str | None = None, cities: str | None = None, tickets: str 
     return text
 
 
+def tiny_cities(**coordinates: str) -> str:
+    """The tiny map's four cities, some at other ``lat = .., lon = ..``."""
+    at = {"Alpha": "lat = 0.0, lon = 0.0", "Beta": "lat = 0.0, lon = 1.0", "Gamma": "lat = 1.0, lon = 1.0",
+          "Delta": "lat = 1.0, lon = 0.0", **coordinates}
+    return "\n".join(f'{{ name = "{name}", {where} }},' for name, where in at.items())
+
+
 ON_TINY_MAP = variant_text("bad", head='extends = "usa"\nmap = "mymap.toml"')
 
 # name: (files, the file reported, its $.path, a piece of the problem)
@@ -156,6 +163,15 @@ BROKEN: dict[str, tuple[dict[str, str | bytes], str, str, str]] = {
     "id that is not the file name": (
         {"bad.toml": variant_text("good", head='extends = "usa"')},
         "bad.toml", "$.id", "does not match the file name",
+    ),
+    # R-SET-1: a city is a place; TOML has nan and inf literals, and nan would pass any range check
+    "coordinate that is nan": (
+        {"bad.toml": ON_TINY_MAP, "mymap.toml": map_with(cities=tiny_cities(Gamma="lat = nan, lon = 1.0"))},
+        "mymap.toml", "$.cities[2].lat", "expected a finite number, got nan",
+    ),
+    "coordinate that is infinite": (
+        {"bad.toml": ON_TINY_MAP, "mymap.toml": map_with(cities=tiny_cities(Alpha="lat = 0.0, lon = -inf"))},
+        "mymap.toml", "$.cities[0].lon", "expected a finite number, got -inf",
     ),
     "players outside the map's range": (
         {"bad.toml": variant_text("bad", head='extends = "usa"\nplayers = { min = 2, max = 7 }')},

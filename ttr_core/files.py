@@ -8,6 +8,7 @@ number. Unknown keys are errors so that typos in a variant file are reported, no
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 import typing
 from pathlib import Path
@@ -38,7 +39,15 @@ def _strict_int(value: Any, _type: Any) -> int:
 def _strict_float(value: Any, _type: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TypeError(f"expected a number, got {type(value).__name__} {value!r}")
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond the largest float
+        number = math.inf
+    if not math.isfinite(number):
+        # TOML has inf and nan literals (and reads 1e400 as inf); no coordinate means either, and
+        # a nan compares unequal to itself, so it would slip past every later range check
+        raise ValueError(f"expected a finite number, got {number}")
+    return number
 
 
 def _strict_str(value: Any, _type: Any) -> str:
