@@ -1,7 +1,8 @@
 """Plugins written by strangers fail: in the setup, in every hook of a turn, in an action of their
-own, in the scoring at the end, only sometimes. Each time the game names the plugin and the hook,
-the action is rejected, and the game is exactly as before (``test_core_plugins.py`` has the basic
-cases on one hook each; this file goes through the hooks and the awkward moments).
+own, in the scoring at the end, in a seat's view, only sometimes. Each time the game names the
+plugin and the hook, the action is rejected, and the game is exactly as before
+(``test_core_plugins.py`` has the basic cases on one hook each; this file goes through the hooks
+and the awkward moments).
 """
 
 from __future__ import annotations
@@ -203,6 +204,32 @@ def test_a_plugin_failing_in_the_scoring_rejects_the_last_action(tmp_path, varia
         data = record.make_record(game)
         again = record.replay(data, "r", loader=lambda v, n: variant.load(str(tmp_path / f"{variant_id}-failing.toml"), n))
         assert record.make_record(again) == data
+
+
+# --- a seat's view ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [0, 2, None], ids=["seat 0", "seat 2", "spectator"])
+def test_a_plugin_failing_while_a_view_is_built_is_named_and_the_game_goes_on(tmp_path, seat):
+    """``ttr_view`` gives a plugin's part of what a seat sees (R-TIX-4); when it fails, the view is
+    refused naming plugin and hook, and since a view changes nothing the game goes on as it was."""
+    name = "bad-view"
+    with manager.local_plugins({name: failing_in("ttr_view", after=6)}):
+        game = new_game(variant_with(tmp_path, "usa", name))
+        bots = [BOTS["random"](game.seed, s) for s in range(3)]
+        while len(game.log) < 6:
+            game.view(seat)
+            game.apply(*bot_step(game, bots))
+        before = testing.state_text(game), len(game.log)
+        with pytest.raises(PluginFailed) as info:
+            game.view(seat)
+        failure = info.value
+        assert (failure.plugin, failure.hook, failure.seat, failure.action) == (name, "ttr_view", seat, None)
+        assert isinstance(failure.original, RuntimeError) and "ttr_view gave up" in str(failure)
+        assert "building the view" in str(failure) and name in str(failure)
+        assert_unchanged(game, before)
+        game.apply(*bot_step(game, bots))
+        assert len(game.log) == before[1] + 1
 
 
 # --- failing only sometimes ---------------------------------------------------------------------

@@ -59,8 +59,18 @@ def build_view(game: Game, seat: int | None) -> dict[str, Any]:
             "hand": game.cards.counts_by_name(me.hand),
             "tickets": [board.tickets[t].id for t in me.tickets],
         }
-    for part in game.hook.ttr_view(game=game, seat=seat):
+    for part in _plugin_parts(game, seat):
         view["rules"].update(part or {})
     if game.result is not None:
         view["result"] = _conv.unstructure(game.result)
     return view
+
+
+def _plugin_parts(game: Game, seat: int | None) -> list[Any]:
+    try:
+        return game.hook.ttr_view(game=game, seat=seat)
+    except TTRError:
+        raise
+    except Exception as exc:  # named like any other plugin failure; a view changes nothing to undo
+        who = "a spectator" if seat is None else f"seat {seat}"
+        raise game._blame(exc, seat, None, doing=f"building the view of {who}; the game is unchanged") from exc
