@@ -7,6 +7,7 @@ variant, every cut point and random damage.)
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import random
@@ -20,9 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ttr_core import record, variant
+from ttr_core.analysis.rescore import Target, rescore_position, rescore_record
 from ttr_core.cli import main
 from ttr_core.errors import RecordError
 from ttr_core.game import Game
+from ttr_core.position import position_of
+from ttr_core.state import digest
 
 VARIANTS = sorted(variant.available())
 PROFILE = settings(max_examples=60, deadline=None, derandomize=True, database=None,
@@ -252,8 +256,26 @@ def action_junk(data, rng):
     data["actions"][rng.randrange(len(data["actions"]))] = rng.choice([None, 3, "pass", [], {"seat": 0}, {"kind": "pass"}])
 
 
+def total_edited(data, rng):
+    name = rng.choice(data["players"])
+    data["result"]["scores"][name] += rng.choice([-10, 1, 100])
+
+
+def winner_edited(data, rng):
+    data["result"]["winners"] = [next(p for p in data["players"] if p not in data["result"]["winners"])]
+
+
+def result_removed(data, rng):
+    del data["result"]
+
+
+def over_flipped(data, rng):
+    data["over"] = not data["over"]
+
+
 REFUSED = [truncated, one_action_dropped, reordered, seed_changed, digest_removed, digest_changed,
-           players_changed, variant_changed, variant_is_a_path, format_removed, action_junk]
+           players_changed, variant_changed, variant_is_a_path, format_removed, action_junk,
+           total_edited, winner_edited, result_removed, over_flipped]
 # An edited action may, rarely, be another legal history to the very same state (a blind draw of
 # an orange card edited into taking the orange card that the deck's same top card then replaces):
 # such a record is valid as it stands. It must then load exactly as written, never as the original.
@@ -301,14 +323,157 @@ def test_ttr_replay_refuses_a_damaged_file_with_exit_code_2(damage, finished, tm
 
 
 def test_a_record_whose_result_was_edited_is_refused_by_ttr_replay(finished, tmp_path):
-    """The digest covers the state; the stated result is checked by ``ttr replay``'s byte comparison."""
+    """The digest covers the state, not the scoring: the stated result is compared by itself."""
     data = json.loads(finished["usa"])
-    first = next(iter(data["result"]["scores"]))
+    first = data["players"][0]
+    played = data["result"]["scores"][first]
     data["result"]["scores"][first] += 100
     path = tmp_path / "boasting.json"
     path.write_text(record.dumps(data), encoding="utf-8")
     result = CliRunner().invoke(main, ["replay", str(path)])
-    assert result.exit_code == 2 and "not to the same record bytes" in result.stderr
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    expected = f"error: {path}: $.result.scores.{first}: the record says {played + 100}, the actions give {played}"
+    assert expected in result.stderr
+
+
+# --- the stated result -------------------------------------------------------------------------
+# The digest covers the state (R-END-1: whether the game is over), not the scoring: the scores and
+# winners a record states are compared with what its actions give under its own rules.
+
+
+def _refused(data, **rules) -> list[str]:
+    with pytest.raises(RecordError) as info:
+        record.replay(data, "r.json", **rules)
+    return info.value.problems
+
+
+def test_an_edited_total_is_refused_naming_both_numbers(finished):
+    data = json.loads(finished["usa"])
+    second = data["players"][1]
+    played = data["result"]["scores"][second]
+    data["result"]["scores"][second] = played + 42
+    assert _refused(data) == [
+        f"r.json: $.result.scores.{second}: the record says {played + 42}, the actions give {played}"
+    ]
+
+
+def test_every_edited_line_of_a_result_is_reported_at_once(finished):
+    data = json.loads(finished["wor"])
+    truth = copy.deepcopy(data["result"])
+    reason, p1, p3 = json.dumps(truth["reason"]), truth["scores"]["P1"], truth["scores"]["P3"]
+    data["result"]["reason"] = "everyone went home"
+    data["result"]["scores"]["P1"] = float(truth["scores"]["P1"])  # 57.0 is not the 57 the engine wrote
+    del data["result"]["scores"]["P3"]
+    data["result"]["scores"]["Mr Nobody"] = 3
+    assert _refused(data) == [
+        f'r.json: $.result.reason: the record says "everyone went home", the actions give {reason}',
+        f"r.json: $.result.scores.P1: the record says {float(p1)}, the actions give {p1}",
+        f"r.json: $.result.scores.P3: missing, the actions give {p3}",
+        'r.json: $.result.scores["Mr Nobody"]: the record says 3, the actions give no such entry',
+    ]
+
+
+@pytest.mark.parametrize("variant_id", ["usa", "europe"])
+def test_an_edited_winner_is_refused(variant_id, finished):
+    """usa and europe break ties (the winner table): the named winner is whoever the rules say."""
+    data = json.loads(finished[variant_id])
+    won = data["result"]["winners"]
+    data["result"]["winners"] = [p for p in data["players"] if p not in won][:1]
+    assert _refused(data) == [f"r.json: $.result.winners: the record says {json.dumps(data['result']['winners'])}, "
+                              f"the actions give {json.dumps(won)}"]
+
+
+def test_R_END_1_a_finished_game_without_its_result_is_refused(finished):
+    data = json.loads(finished["ussr"])
+    del data["result"]
+    assert _refused(data) == ["r.json: $.result: missing: the actions end the game, and the record of a finished "
+                              "game states its result"]
+
+
+def test_R_END_1_an_unfinished_game_with_a_result_is_refused(finished):
+    data = json.loads(text(play(new("usa"), upto=40)))
+    data["result"] = json.loads(finished["usa"])["result"]
+    assert _refused(data) == ["r.json: $.result: the actions leave the game unfinished, and the record of an "
+                              "unfinished game states no result"]
+
+
+def test_R_END_1_over_flipped_either_way_is_refused(finished):
+    done = json.loads(finished["usa"])
+    assert _refused({**done, "over": False}) == ["r.json: $.over: the record says false, the actions give true"]
+    half = json.loads(text(play(new("usa"), upto=40)))
+    assert _refused({**half, "over": True}) == ["r.json: $.over: the record says true, the actions give false"]
+    for missing in ({k: v for k, v in half.items() if k != "over"}, {**half, "over": 1}):
+        assert _refused(missing) == ["r.json: $.over: missing or not true/false"]
+
+
+# --- rescoring: the same actions under other rules ----------------------------------------------
+
+
+def test_R_BON_1_a_record_replayed_under_a_later_version_scores_by_that_version(variants_in, tmp_path):
+    """A later version that changes only the scoring: the actions lead to the same state, the
+    scores differ. Replaying under it on purpose works; a record that claims it with the old
+    scores is an edited record."""
+    moving, path = _copy_variant("usa", variants_in)
+    game = play(Game(variant.load(moving), ["A", "B", "C"], 5))
+    data = json.loads(text(game))
+    nxt = _publish_version(path, "[versions.{n}.rules.longest-path]\npoints = 25\neveryone_if_nobody_built = false")
+    variant.clear_caches()
+
+    later = record.replay(data, version=nxt)
+    assert later.ruleset.version == nxt and digest(later.dump()) == data["digest"]
+    bonus = {s.name: s.bonus("longest-path") for s in later.result.scores}
+    assert {s.name: s.total for s in later.result.scores} == {
+        n: total + (15 if bonus[n] else 0) for n, total in data["result"]["scores"].items()
+    }
+    assert any(bonus.values())  # so the scores do differ
+    assert record.replay(data, version=data["version"]).result == record.replay(data).result == game.result
+
+    holder = next(n for n, b in bonus.items() if b)
+    problems = _refused({**data, "version": nxt})
+    assert f"r.json: $.result.scores.{holder}: the record says {data['result']['scores'][holder]}, " \
+           f"the actions give {data['result']['scores'][holder] + 15}" in problems
+
+    # ttr rescore replays under the recorded version, then scores the position under each target
+    saved = tmp_path / "game.json"
+    saved.write_text(record.dumps(data), encoding="utf-8")
+    targets = ["--variant", f"{moving}@1", "--variant", f"{moving}@{nxt}"]
+    result = CliRunner().invoke(main, ["rescore", str(saved), *targets, "--json"])
+    assert result.exit_code == 0, result.output
+    rescored = json.loads(result.output)["games"][0]["rescored"]
+    assert [{s["name"]: s["total"] for s in r["scores"]} for r in rescored] == [
+        data["result"]["scores"], {s.name: s.total for s in later.result.scores}]
+
+
+def test_a_record_replayed_under_a_version_that_plays_differently_says_so(variants_in):
+    moving, path = _copy_variant("usa", variants_in)
+    data = json.loads(text(play(Game(variant.load(moving), ["A", "B"], 3))))
+    # the final round starts later: every action still replays, the game just is not over
+    nxt = _publish_version(path, "[versions.{n}.rules.final-round]\ntrains_threshold = 0")
+    variant.clear_caches()
+    (problem,) = _refused(data, version=nxt)
+    assert problem.startswith("r.json: $.digest: ")
+    assert problem.endswith(f": {moving} version {nxt} plays these actions differently")
+
+
+def test_R_BON_2_a_wor_record_replayed_under_wor_legacy_scores_without_the_ticket_leader(finished):
+    data = json.loads(finished["wor"])
+    legacy = record.replay(data, variant_id="wor-legacy")
+    assert legacy.ruleset.variant == "wor-legacy" and digest(legacy.dump()) == data["digest"]
+    assert {s.name: s.total for s in legacy.result.scores} == {
+        s.name: s.total for s in rescore_position(position_of(record.replay(data)), Target("wor-legacy")).seats
+    }
+    assert not any(b.name == "ticket-leader" for s in legacy.result.scores for b in s.bonuses)
+
+
+def test_a_rescored_record_must_itself_be_honest(finished, tmp_path):
+    data = json.loads(finished["wor"])
+    data["result"]["winners"] = list(data["players"])
+    saved = tmp_path / "game.json"
+    saved.write_text(record.dumps(data), encoding="utf-8")
+    with pytest.raises(RecordError, match=r"\$\.result\.winners"):
+        rescore_record(saved, [Target("wor-legacy")])
+    result = CliRunner().invoke(main, ["rescore", str(saved), "--variant", "wor-legacy"])
+    assert result.exit_code == 2 and f"error: {saved}: $.result.winners: the record says" in result.stderr
 
 
 @settings(PROFILE)
@@ -332,8 +497,9 @@ def test_random_damage_to_a_record_is_refused_or_changes_nothing(data, finished)
         assert exc.problems and all(p.startswith("r: ") for p in exc.problems)
         return
     made = record.make_record(game)
-    for key in ("variant", "version", "seed", "players", "digest"):
+    for key in ("variant", "version", "seed", "players", "digest", "over"):
         assert made[key] == rec[key], key
+    assert made.get("result") == rec.get("result")
     assert made["actions"] == _normalised(game, rec["actions"])
 
 

@@ -1,8 +1,9 @@
 """Game records: variant + rules version + seed + players + action log, and replaying them.
 
 A record is JSON with one action per line, written canonically, so the same seed and actions
-give byte-identical records. It carries a digest of the state it leads to: replay checks it,
-so an edited, truncated or reordered record is reported instead of half-loaded.
+give byte-identical records. It carries a digest of the state it leads to and the result it
+ends with: replay checks both, so an edited, truncated or reordered record, or one with edited
+scores or winners, is reported instead of half-loaded.
 """
 
 from __future__ import annotations
@@ -34,12 +35,17 @@ def make_record(game: Game) -> dict[str, Any]:
         "over": game.over,
     }
     if game.result is not None:
-        record["result"] = {
-            "reason": game.result.reason,
-            "scores": {s.name: s.total for s in game.result.scores},
-            "winners": [game.names[s] for s in game.result.winners.seats],
-        }
+        record["result"] = _result_of(game)
     return record
+
+
+def _result_of(game: Game) -> dict[str, Any]:
+    assert game.result is not None
+    return {
+        "reason": game.result.reason,
+        "scores": {s.name: s.total for s in game.result.scores},
+        "winners": [game.names[s] for s in game.result.winners.seats],
+    }
 
 
 def dumps(record: Mapping[str, Any]) -> str:
@@ -72,6 +78,8 @@ def check_shape(data: Any, where: str) -> dict[str, Any]:
     for key, kind in (("variant", str), ("version", int), ("seed", int), ("players", list), ("actions", list), ("digest", str)):
         if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
             problems.append(f"{where}: $.{key}: missing or not a {kind.__name__}")
+    if not isinstance(data.get("over"), bool):
+        problems.append(f"{where}: $.over: missing or not true/false")
     if isinstance(data.get("players"), list) and not all(isinstance(p, str) for p in data["players"]):
         problems.append(f"{where}: $.players: player names are strings")
     name = data.get("variant")
@@ -83,18 +91,44 @@ def check_shape(data: Any, where: str) -> dict[str, Any]:
     return data
 
 
-def replay(record: Mapping[str, Any], where: str = "record", loader: Callable[..., Any] = variant.load) -> Game:
-    """Rebuild the game a record describes, under the rules version it names, and check its digest."""
+def replay(
+    record: Mapping[str, Any], where: str = "record", loader: Callable[..., Any] = variant.load,
+    *, variant_id: str | None = None, version: int | None = None,
+) -> Game:
+    """Rebuild the game a record describes, under the rules version it names, and check its digest,
+    whether it is over, and the result it states.
+
+    ``variant_id`` (at its current version unless ``version`` names one) or ``version`` replay the
+    actions under other rules instead (rescoring: the same state, scored another way). The digest
+    and ``over`` are still checked, the stated scores and winners are not: they are what the
+    record's own rules gave."""
     record = check_shape(record, where)
+    same_variant = variant_id in (None, record["variant"])
+    own_rules = same_variant and version in (None, record["version"])
+    if same_variant and version is None:
+        version = record["version"]  # another variant numbers its own versions: None is its current one
+    game = _new_game(record, where, loader, variant_id or record["variant"], version)
+    _apply_actions(game, record["actions"], where)
+    _check_digest(game, record, where, own_rules)
+    _check_end(game, record, where, own_rules)
+    return game
+
+
+def _new_game(
+    record: Mapping[str, Any], where: str, loader: Callable[..., Any], variant_id: str, version: int | None
+) -> Game:
     try:
-        ruleset = loader(record["variant"], record["version"])
+        ruleset = loader(variant_id, version)
     except VariantError as exc:
         raise RecordError([f"{where}: {p}" for p in exc.problems]) from None
     try:
-        game = Game(ruleset, record["players"], record["seed"])
+        return Game(ruleset, record["players"], record["seed"])
     except TTRError as exc:
         raise RecordError([f"{where}: {exc}"]) from None
-    for i, entry in enumerate(record["actions"]):
+
+
+def _apply_actions(game: Game, actions: list[Any], where: str) -> None:
+    for i, entry in enumerate(actions):
         at = f"{where}: $.actions[{i}]"
         if not isinstance(entry, dict) or not isinstance(entry.get("seat"), int):
             raise RecordError([f"{at}: an action is an object with an integer 'seat'"])
@@ -103,10 +137,65 @@ def replay(record: Mapping[str, Any], where: str = "record", loader: Callable[..
             game.apply(entry["seat"], game.registry.from_data(data, entry["seat"]))
         except IllegalAction as exc:
             raise RecordError([f"{at}: does not replay: {exc}"]) from None
+
+
+def _check_digest(game: Game, record: Mapping[str, Any], where: str, own_rules: bool) -> None:
     got = digest(game.dump())
     if got != record["digest"]:
+        rules = game.ruleset
+        cause = "the record was edited, truncated or reordered" if own_rules else \
+            f"{rules.variant} version {rules.version} plays these actions differently"
         raise RecordError([
-            f"{where}: $.digest: the actions lead to state {got}, the record says {record['digest']}: "
-            "the record was edited, truncated or reordered"
+            f"{where}: $.digest: the actions lead to state {got}, the record says {record['digest']}: {cause}"
         ])
-    return game
+
+
+def _check_end(game: Game, record: Mapping[str, Any], where: str, own_rules: bool) -> None:
+    """``over`` and ``result`` as the replayed game gives them. The digest covers the state, not
+    the scoring, so an edited score or winner would otherwise load as written."""
+    if record["over"] != game.over:
+        raise RecordError([f"{where}: $.over: {_says(record['over'], game.over)}"])
+    if game.over != ("result" in record):
+        why = ("missing: the actions end the game, and the record of a finished game states its result" if game.over
+               else "the actions leave the game unfinished, and the record of an unfinished game states no result")
+        raise RecordError([f"{where}: $.result: {why}"])
+    if game.over and own_rules:
+        problems = _mismatches(f"{where}: $.result", record["result"], _result_of(game))
+        if problems:
+            raise RecordError(problems)
+
+
+_ABSENT = object()
+
+
+def _mismatches(at: str, stated: Any, actual: Any) -> list[str]:
+    """Where the record's ``stated`` value differs from the replay's ``actual`` one, by path."""
+    if isinstance(stated, dict) and isinstance(actual, dict):
+        keys = [*actual, *(k for k in stated if k not in actual)]
+        return [m for k in keys
+                for m in _mismatches(f"{at}{_step(k)}", stated.get(k, _ABSENT), actual.get(k, _ABSENT))]
+    if stated is _ABSENT:
+        return [f"{at}: missing, the actions give {_shown(actual)}"]
+    if actual is _ABSENT:
+        return [f"{at}: the record says {_shown(stated)}, the actions give no such entry"]
+    # type-strict: JSON true is not 1, and 57.0 is not the 57 the engine writes
+    if type(stated) is type(actual) and stated == actual:
+        return []
+    return [f"{at}: {_says(stated, actual)}"]
+
+
+def _says(stated: Any, actual: Any) -> str:
+    return f"the record says {_shown(stated)}, the actions give {_shown(actual)}"
+
+
+def _step(key: Any) -> str:
+    # player names are free text: only a plain name reads unambiguously after a dot
+    return f".{key}" if isinstance(key, str) and key.isidentifier() else f"[{_shown(key)}]"
+
+
+def _shown(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+    except (RecursionError, ValueError):
+        return "(a value nested too deeply to show)"
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -197,7 +197,8 @@ def rescore_game(game: Game, targets: Sequence[Target], source: str = "") -> Gam
 
 
 def rescore_record(path: Path, targets: Sequence[Target]) -> GameRescore:
-    """Replay a record under the rules version it names (checking its digest), then rescore it."""
+    """Replay a record under the rules version it names (checking its digest and the result it
+    states: a record with edited scores is refused, not rescored), then rescore its position."""
     data = record.load(path)
     game = record.replay(data, str(path))
     if not game.over:
