@@ -169,7 +169,7 @@ def test_R_BON_2_a_version_1_record_replays_under_version_1_after_version_2_is_c
 
 
 def test_R_BON_2_the_same_game_under_version_2_would_score_the_bonus(old_record):
-    newer = record.replay({**old_record, "version": 2})  # same actions, same state: only the scoring differs
+    newer = record.replay(old_record, version=2)  # same actions, same state: only the scoring differs
     old = record.replay(old_record)
     diff = [n.total - o.total for n, o in zip(newer.result.scores, old.result.scores)]
     assert sorted(diff) == [0, 0, 10]
