@@ -20,7 +20,6 @@ from ttr_core.game import Game
 from ttr_core.state import digest
 
 FORMAT = "ttr-record/1"
-_KEYS = ("format", "variant", "version", "seed", "players", "actions", "digest", "over")
 
 
 def make_record(game: Game) -> dict[str, Any]:

@@ -280,10 +280,15 @@ class GameService:
             game = live.game
             legal = None
             can_resign = False
-            if seat is not None:
-                legal = [game.registry.to_data(a) for a in game.legal_actions(seat)]
-                can_resign = self._has_resign(game) and not game.over and not game.state.players[seat].resigned
-            return Snapshot(live.meta, live.version, seat, game.view(seat), legal, can_resign)
+            try:
+                if seat is not None:
+                    legal = [game.registry.to_data(a) for a in game.legal_actions(seat)]
+                    can_resign = self._has_resign(game) and not game.over and not game.state.players[seat].resigned
+                view = game.view(seat)
+            except PluginFailed as exc:  # views and listings change nothing: the game goes on
+                log.exception("game %s: a plugin failed while a snapshot was built", game_id)
+                raise EngineFailure(f"a rule plugin ({exc.plugin}) failed while this view was built") from None
+            return Snapshot(live.meta, live.version, seat, view, legal, can_resign)
 
     def meta(self, game_id: str) -> GameMeta:
         live = self._cached(game_id)

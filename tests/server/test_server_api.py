@@ -422,3 +422,22 @@ def test_migrations_build_the_tables_the_code_queries(database_url):
         diff = compare_metadata(MigrationContext.configure(conn), db.metadata)
     engine.dispose()
     assert diff == []
+
+
+def test_a_plugin_failing_while_a_view_is_built_is_a_500_naming_it_and_the_game_goes_on(client, monkeypatch):
+    from ttr_core.errors import PluginFailed
+    from ttr_core.game import Game
+
+    game = create(client)
+    before = snap(client, game, 0)
+    real_view = Game.view
+
+    def failing_view(self, seat):
+        raise PluginFailed("stations", "ttr_view", seat, None, RuntimeError("boom"), doing=f"building the view of seat {seat}")
+
+    monkeypatch.setattr(Game, "view", failing_view)
+    r = client.get(f"/api/games/{game['game']}", headers=bearer(game["seats"][0]["token"]))
+    assert r.status_code == 500 and r.json()["error"] == "engine-failure"
+    assert "stations" in r.json()["reason"] and "boom" not in r.json()["reason"]  # details stay in the log
+    monkeypatch.setattr(Game, "view", real_view)
+    assert snap(client, game, 0) == before  # nothing changed, and the game is served again
