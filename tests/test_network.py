@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -9,26 +11,45 @@ from ttr_core.network import DisjointSets, longest_trail
 
 
 def brute_force(edges):
+    """Every trail from every vertex, memoised on (vertex, edges used) and nothing else."""
     adj = {}
     for i, (u, v, w) in enumerate(edges):
         adj.setdefault(u, []).append((i, v, w))
         adj.setdefault(v, []).append((i, u, w))
 
+    @cache
     def walk(v, used):
-        return max((w + walk(o, used | {i}) for i, o, w in adj[v] if i not in used), default=0)
+        return max((w + walk(o, used | 1 << i) for i, o, w in adj[v] if not used >> i & 1), default=0)
 
-    return max((walk(v, frozenset()) for v in adj), default=0)
-
-
-edges_strategy = st.lists(
-    st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(1, 6)).filter(lambda e: e[0] != e[1]),
-    max_size=10,
-)
+    return max((walk(v, 0) for v in adj), default=0)
 
 
-@given(edges_strategy)
-@settings(max_examples=400, deadline=None)
+# parallel edges, self-loops and disconnected pieces all come up
+multigraphs = st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(1, 6)), max_size=12)
+
+
+@st.composite
+def cores_with_leaves(draw):
+    """A dense piece (many cycles and odd vertices: the bounds matter) with leaves and chains hanging off it."""
+    core = draw(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 6)), min_size=5, max_size=10))
+    hanging = draw(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 6), st.booleans()), max_size=6))
+    edges = list(core)
+    for k, (at, w, longer) in enumerate(hanging):
+        edges.append((at, 10 + k, w))
+        if longer:  # a chain, or a branch when another leaf hangs from the same vertex
+            edges.append((10 + k, 20 + k % 3, draw(st.integers(1, 6))))
+    return edges
+
+
+@given(multigraphs)
+@settings(max_examples=1500, deadline=None)
 def test_longest_trail_matches_brute_force(edges):
+    assert longest_trail(edges) == brute_force(edges)
+
+
+@given(cores_with_leaves())
+@settings(max_examples=1000, deadline=None)
+def test_longest_trail_matches_brute_force_where_bounds_prune(edges):
     assert longest_trail(edges) == brute_force(edges)
 
 
@@ -44,6 +65,17 @@ def test_R_BON_1_disconnected_pieces_never_add_up():
 def test_R_BON_1_a_figure_eight_is_one_trail():
     # two triangles sharing vertex 0: every vertex has even degree, the circuit uses all edges
     assert longest_trail([(0, 1, 1), (1, 2, 1), (2, 0, 1), (0, 3, 2), (3, 4, 2), (4, 0, 2)]) == 9
+
+
+def test_a_trail_uses_two_of_the_leaves_at_a_city():
+    assert longest_trail([(0, 1, 3), (0, 2, 5), (0, 3, 4), (0, 4, 1)]) == 9
+
+
+def test_a_triangle_hanging_off_a_city_is_walked_round():
+    # K4 on 0-3 (lengths 1..6) with a triangle 4-5-6 hanging off 3 by a route of length 2
+    k4 = [(0, 1, 1), (0, 2, 2), (0, 3, 3), (1, 2, 4), (1, 3, 5), (2, 3, 6)]
+    edges = k4 + [(3, 4, 2), (4, 5, 1), (5, 6, 1), (6, 4, 1)]
+    assert longest_trail(edges) == brute_force(edges) == 25  # all but route 0-1
 
 
 def test_disjoint_sets_join_and_separate():

@@ -7,7 +7,12 @@ a player's network is tiny (at most ~45 edges), where plain lists and bit masks 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from heapq import heappop, heappush
+from operator import itemgetter
+
+_Adjacency = dict[int, list[tuple[int, int, int]]]  # {v: [(edge bit, other end, weight)]}
+_Ends = dict[int, list[tuple[int, int]]]  # {anchor: [(leaf edge weight or 0, odd vertex)], heaviest first}
 
 
 class DisjointSets:
@@ -37,100 +42,249 @@ class DisjointSets:
 def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
     """The longest trail (cities may repeat, each edge at most once) over weighted edges ``(u, v, w)``.
 
-    Why this is fast enough for any network a player can build:
+    Exact for lengths ``w >= 0``. Why it is fast enough for any network a player can build:
 
-    * a longest trail cannot be extended, so every edge at its start is in it; an open trail
-      therefore starts at an odd-degree vertex, and a component without one has an Euler
-      circuit, which uses every edge;
-    * such a trail never ends at a degree-2 vertex either, so it crosses each one straight
-      through, and a chain of degree-2 vertices is searched as one weighted edge.
+    * a longest trail cannot be extended, so every edge at either end is in it: an open trail runs
+      between two odd-degree vertices, and a component with at most two of them is one trail
+      (Euler) using every edge;
+    * it crosses a vertex with two routes straight through, or not at all: chains of such vertices
+      are searched as one weighted edge (``_contracted``);
+    * a city with leaves (dead-end routes) needs one start, and the edges a trail leaves unused
+      weigh at least a matching of the odd vertices other than its ends: that bounds the trails
+      from each start (``_starts``). Starts go best bound first, a search stops as soon as a trail
+      reaches its bound, and a start whose bound cannot beat the best trail is not searched;
+    * the depth-first search is memoised on (vertex, edges used): the rest of a trail depends on
+      nothing else, and a cycle walked either way, or reached from another start, ends in one state.
     """
-    if not edges:
-        return 0
+    adj = _contracted(edges)
     best = 0
-    for comp_edges in _split_components(edges):
-        total = sum(w for _, _, w in comp_edges)
+    for comp in _components(adj):
+        total = sum(w for v in comp for _, _, w in adj[v]) // 2
         if total <= best:
             continue
-        adj = _contracted(comp_edges)
-        odd = [v for v, links in adj.items() if len(links) % 2]
-        if not odd:
-            best = total
-            continue
-        memo: dict[int, int] = {}
-        shift = max(adj).bit_length()
-        for start in odd:
-            best = max(best, _walk(adj, start, 0, memo, shift))
-            if best == total:
-                break
+        odd = [v for v in comp if len(adj[v]) % 2]
+        best = total if len(odd) <= 2 else _search(adj, comp, odd, total, best)
     return best
 
 
-def _split_components(edges: Sequence[tuple[int, int, int]]) -> list[list[tuple[int, int, int]]]:
-    sets: dict[int, int] = {}
-
-    def find(x: int) -> int:
-        while sets.setdefault(x, x) != x:
-            sets[x] = sets[sets[x]]
-            x = sets[x]
-        return x
-
-    for u, v, _ in edges:
-        sets[find(u)] = find(v)
-    groups: dict[int, list[tuple[int, int, int]]] = {}
-    for e in edges:
-        groups.setdefault(find(e[0]), []).append(e)
-    return list(groups.values())
+class _Reached(Exception):
+    """A trail reached its start's bound: no trail from that start is longer."""
 
 
-def _contracted(edges: list[tuple[int, int, int]]) -> dict[int, list[tuple[int, int, int]]]:
-    """Adjacency ``{v: [(edge bit, other end, weight)]}`` with chains of degree-2 vertices merged."""
-    live: dict[int, tuple[int, int, int]] = dict(enumerate(edges))
-    at: dict[int, set[int]] = {}
-    for i, (u, v, _) in live.items():
-        at.setdefault(u, set()).add(i)
-        at.setdefault(v, set()).add(i)
-    next_id = len(edges)
-    queue = [v for v, ids in at.items() if len(ids) == 2]
-    while queue:
-        v = queue.pop()
-        ids = at.get(v)
-        if not ids or len(ids) != 2:
-            continue
-        i, j = ids
-        (a1, b1, w1), (a2, b2, w2) = live[i], live[j]
-        a = b1 if a1 == v else a1
-        b = b2 if a2 == v else a2
-        if a == v or b == v:
-            continue  # a self-loop at v: nothing to merge
-        del live[i], live[j], at[v]
-        at[a].discard(i)
-        at[b].discard(j)
-        live[next_id] = (a, b, w1 + w2)
-        at[a].add(next_id)
-        at[b].add(next_id)
-        next_id += 1
-        queue += [a, b]
-    adj: dict[int, list[tuple[int, int, int]]] = {}
-    for k, (i, (u, v, w)) in enumerate(sorted(live.items())):
+def _search(adj: _Adjacency, comp: list[int], odd: list[int], total: int, best: int) -> int:
+    """``best``, or the longest trail of one component if that is longer."""
+    memo: dict[int, int] = {}
+    get = memo.get
+    shift = max(comp).bit_length()
+
+    def walk(v: int, used: int, need: int) -> int:
+        """The longest continuation from ``v`` with the edges in ``used`` spent; raises once it reaches ``need``."""
+        key = used << shift | v  # one int is a cheaper key than a tuple
+        got = get(key)
+        if got is None:
+            got = 0
+            for bit, other, w in adj[v]:
+                if not used & bit:
+                    n = w + walk(other, used | bit, need - w)
+                    if n > got:
+                        got = n
+            memo[key] = got  # exact: a search that stops early raises before storing anything
+        if got >= need:
+            raise _Reached
+        return got
+
+    for bound, start in _starts(adj, comp, odd, total):
+        if bound <= best:
+            break
+        try:
+            best = max(best, walk(start, 0, bound))
+        except _Reached:
+            best = bound
+    del walk  # it refers to itself: left alone, it and the memo would wait for the garbage collector
+    return best
+
+
+def _starts(adj: _Adjacency, comp: list[int], odd: list[int], total: int) -> list[tuple[int, int]]:
+    """``(upper bound, start)`` for each start worth searching, the most promising first.
+
+    A trail ending at a leaf ends at the leaf's neighbour, its anchor, plus the leaf edge; any other
+    odd vertex is its own anchor. An anchor needs one start, through its heaviest leaf: a trail
+    starting at the anchor any other way either leaves that leaf unused, and then starting through
+    it is no shorter, or ends through it, and reversed it starts there. A trail uses at most two
+    leaf edges, at its ends, so it is at most ``spare`` (all but the leaf edges) plus its ends' leaf
+    edges, less what else it leaves unused (``_unused``).
+    """
+    ends: _Ends = {}
+    for x in odd:
+        if len(adj[x]) == 1:
+            (_, anchor, w), = adj[x]
+        else:
+            anchor, w = x, 0
+        ends.setdefault(anchor, []).append((w, x))
+    for at in ends.values():
+        at.sort(reverse=True)
+    cycles = sum(len(adj[v]) for v in comp) // 2 - len(comp) + 1
+    # few cycles and few starts make a cheap search, cheaper than the matching: 0 is a bound too
+    unused = _unused(adj, comp, ends, cycles) if cycles >= 3 or len(ends) >= 5 else _nothing
+    spare = total - sum(w for at in ends.values() for w, _ in at)
+    bound = dict.fromkeys(ends, 0)
+    anchors = list(ends)
+    for k, p in enumerate(anchors):
+        if len(ends[p]) > 1:  # both ends at p: its two heaviest
+            bound[p] = spare + ends[p][0][0] + ends[p][1][0] - unused(p, p)
+        for q in anchors[k + 1:]:  # ends at p and q: the heaviest at each
+            b = spare + ends[p][0][0] + ends[q][0][0] - unused(p, q)
+            if b > bound[p]:
+                bound[p] = b
+            if b > bound[q]:
+                bound[q] = b
+    return sorted(((b, ends[p][0][1]) for p, b in bound.items()), reverse=True)
+
+
+def _unused(adj: _Adjacency, comp: list[int], ends: _Ends, cycles: int) -> Callable[[int, int], int]:
+    """``unused(p, q)``: no more than the weight, leaf edges aside, that a trail with ends at anchors
+    ``p`` and ``q`` leaves unused.
+
+    The edges a trail leaves unused have odd degree exactly at the odd vertices other than its ends.
+    Without the unused leaf edges, that is at the anchors of odd degree once leaf edges are dropped,
+    toggled by ``p`` and ``q``. Edges with odd degree at some vertices hold paths pairing them up,
+    so they weigh at least a minimum matching of those vertices by shortest paths. Leaves do not
+    count, so there are few such vertices, and the matching is a small memoised recursion.
+    """
+    core = [v for v in comp if len(adj[v]) > 1]  # no shortest path between core vertices uses a leaf
+    odd_core = {v for v in core if (len(adj[v]) - sum(x != v for _, x in ends.get(v, ()))) % 2}
+    if len(odd_core) > 2 * cycles + 2:  # odd vertices made by trees, not cycles: an easy search, a costly matching
+        return _nothing
+    core.sort(key=odd_core.__contains__)  # the toggled ends get paired first, so the rest share memo entries
+    index = {v: i for i, v in enumerate(core)}
+    links = [[(index[o], w) for _, o, w in adj[v] if o != v and o in index] for v in core]
+    must_pair = sum(1 << index[v] for v in odd_core)
+    dist = {i: _distances(links, i) for i in _bits(must_pair | sum(1 << index[p] for p in ends))}
+    matched = {0: 0}
+    return lambda p, q: _matching(must_pair ^ 1 << index[p] ^ 1 << index[q], dist, matched)
+
+
+def _matching(group: int, dist: dict[int, list[int]], matched: dict[int, int]) -> int:
+    """The minimum perfect matching of the vertices in ``group`` by ``dist``, memoised in ``matched``."""
+    got = matched.get(group)
+    if got is None:
+        low = group & -group  # the lowest vertex is matched to someone: try each
+        rest = group ^ low
+        row = dist[low.bit_length() - 1]
+        got = 1 << 62
+        for i in _bits(rest):
+            m = row[i] + _matching(rest ^ 1 << i, dist, matched)
+            if m < got:
+                got = m
+        matched[group] = got
+    return got
+
+
+def _nothing(p: int, q: int) -> int:
+    """No bound on the unused edges but the leaf edges: valid always, and free."""
+    return 0
+
+
+def _distances(links: list[list[tuple[int, int]]], source: int) -> list[int]:
+    """Dijkstra from ``source`` over ``links[v] = [(other end, weight)]``."""
+    dist = [1 << 62] * len(links)
+    dist[source] = 0
+    heap = [(0, source)]
+    while heap:
+        d, v = heappop(heap)
+        if d == dist[v]:
+            for o, w in links[v]:
+                if d + w < dist[o]:
+                    dist[o] = d + w
+                    heappush(heap, (d + w, o))
+    return dist
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _components(adj: _Adjacency) -> Iterator[list[int]]:
+    """The vertices of each connected piece."""
+    seen: set[int] = set()
+    for root in adj:
+        if root not in seen:
+            seen.add(root)
+            comp = [root]
+            for v in comp:
+                for _, o, _ in adj[v]:
+                    if o not in seen:
+                        seen.add(o)
+                        comp.append(o)
+            yield comp
+
+
+def _contracted(edges: Sequence[tuple[int, int, int]]) -> _Adjacency:
+    """The adjacency, heaviest edges first, with every vertex a longest trail crosses straight through
+    merged away.
+
+    A vertex with two routes is one: a longest trail uses both or neither, as it could go on
+    otherwise. A longest trail also takes every loop at a vertex it visits; at a vertex with one or
+    two other routes, it visits exactly when it uses all of those, so the loops are added to one of
+    them, and the vertex may then merge away too. Heaviest first finds long trails early.
+    """
+    at: dict[int, list[int]] = {}
+    for i, (u, v, _) in enumerate(edges):
+        at.setdefault(u, []).append(i)
+        at.setdefault(v, []).append(i)
+    walked = [False] * len(edges)
+    merged = []
+    for v, ids in at.items():
+        if len(ids) != 2:
+            for i in ids:
+                if not walked[i]:
+                    merged.append(_chain(edges, at, walked, v, i))
+    # what is left are cycles of two-route vertices, each a component and a loop
+    merged += [_chain(edges, at, walked, edges[i][0], i) for i in range(len(edges)) if not walked[i]]
+
+    loops = [(u, w) for u, v, w in merged if u == v]
+    if loops and (folding := _foldable(loops, merged)):
+        kept = [(u, v, w) for u, v, w in merged if u != v or u not in folding]
+        for k, (u, v, w) in enumerate(kept):
+            if u != v and (u in folding or v in folding):
+                kept[k] = (u, v, w + folding.pop(u, 0) + folding.pop(v, 0))
+        return _contracted(kept)
+
+    adj: _Adjacency = {}
+    for k, (u, v, w) in enumerate(sorted(merged, key=itemgetter(2), reverse=True)):
         bit = 1 << k
         adj.setdefault(u, []).append((bit, v, w))
         adj.setdefault(v, []).append((bit, u, w))
     return adj
 
 
-def _walk(adj: dict[int, list[tuple[int, int, int]]], v: int, used: int, memo: dict[int, int], shift: int) -> int:
-    """The longest continuation from ``v`` with the edges in ``used`` spent. Memoised on (v, used):
-    walking a cycle one way or the other reaches the same state, and so do different starts."""
-    key = used << shift | v  # one int is a cheaper key than a tuple
-    got = memo.get(key)
-    if got is not None:
-        return got
-    best = 0
-    for bit, other, w in adj[v]:
-        if not used & bit:
-            n = w + _walk(adj, other, used | bit, memo, shift)
-            if n > best:
-                best = n
-    memo[key] = best
-    return best
+def _foldable(loops: list[tuple[int, int]], edges: list[tuple[int, int, int]]) -> dict[int, int]:
+    """The total length of the loops at each vertex with one or two other routes."""
+    routes: dict[int, int] = {}
+    for u, v, _ in edges:
+        if u != v:
+            routes[u] = routes.get(u, 0) + 1
+            routes[v] = routes.get(v, 0) + 1
+    folding: dict[int, int] = {}
+    for v, w in loops:
+        if 0 < routes.get(v, 0) <= 2:
+            folding[v] = folding.get(v, 0) + w
+    return folding
+
+
+def _chain(edges: Sequence[tuple[int, int, int]], at: dict[int, list[int]], walked: list[bool], v: int, i: int
+           ) -> tuple[int, int, int]:
+    """The edge from ``v`` that edge ``i`` starts, walking on through vertices with two routes."""
+    start, length = v, 0
+    while True:
+        walked[i] = True
+        a, b, w = edges[i]
+        length += w
+        v = b if a == v else a
+        ids = at[v]
+        if len(ids) != 2 or v == start:
+            return start, v, length
+        i = ids[1] if ids[0] == i else ids[0]
