@@ -3,6 +3,10 @@
 Prints one table: full games per second and µs per action with bots, longest path, end-of-game
 scoring with stations, replay speed and record size, memory per live game. Targets live here
 and in the README, never as timing asserts in tests.
+
+This machine kind is a shared VM: the same games vary by a third from run to run. Game and
+replay figures are the fastest of 3 rounds of the same games (the least disturbed, as ``timeit``
+takes its minimum), with the slowest round beside them.
 """
 
 from __future__ import annotations
@@ -40,24 +44,29 @@ def _commit() -> str:
         return "?"
 
 
-def bench_games(variant_id: str, players: int, games: int, bot: str) -> dict:
+def bench_games(variant_id: str, players: int, games: int, bot: str, rounds: int) -> dict:
     try:
         rs = variant.load(variant_id)
     except TTRError:
         return {"case": f"{variant_id} {players}p {bot}", "note": "variant not available"}
     if bot not in BOTS:
         return {"case": f"{variant_id} {players}p {bot}", "note": f"no {bot} bot yet"}
-    actions = 0
-    t0 = time.perf_counter()
-    for seed in range(games):
-        actions += len(play_game(rs, players, seed, (bot,)).log)
-    dt = time.perf_counter() - t0
+    play_game(rs, players, 0, (bot,))  # the ruleset's first game builds what its games share
+    actions = sum(len(play_game(rs, players, seed, (bot,)).log) for seed in range(games))
+    times = []
+    for _ in range(rounds):  # the same games again: the fastest round is the least disturbed one
+        t0 = time.perf_counter()
+        for seed in range(games):
+            play_game(rs, players, seed, (bot,))
+        times.append(time.perf_counter() - t0)
+    dt = min(times)
     us = dt / actions * 1e6
     target = TARGETS.get((variant_id, players)) if bot == "random" else None
     return {
         "case": f"{variant_id} {players}p {bot}",
         "games/s": f"{games / dt:.1f}",
         "µs/action": f"{us:.0f}",
+        "slowest round": f"{max(times) / actions * 1e6:.0f}",
         "actions/game": f"{actions / games:.0f}",
         "target": f"≤ {target:.0f} µs" if target else "",
         "met": "" if not target else ("yes" if us <= target else f"no ({us / target:.2f}×)"),
@@ -196,17 +205,21 @@ def bench_station_scoring() -> list[dict]:
     ]
 
 
-def bench_replay(games: int) -> dict:
+def bench_replay(games: int, rounds: int) -> dict:
     rs = variant.load("usa")
     recs = [record.make_record(play_game(rs, 4, seed)) for seed in range(games)]
     n = sum(len(r["actions"]) for r in recs)
     size = statistics.mean(len(record.dumps(r).encode()) for r in recs)
-    t0 = time.perf_counter()
-    for r in recs:
-        record.replay(r)
-    dt = time.perf_counter() - t0
-    return {"case": "replay usa 4p", "actions/s": f"{n / dt:,.0f}", "bytes/game": f"{size:,.0f}",
-            "target": "≥ 50,000 actions/s", "met": "yes" if n / dt >= 50_000 else f"no ({50_000 / (n / dt):.1f}×)"}
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        for r in recs:
+            record.replay(r)
+        times.append(time.perf_counter() - t0)
+    rate = n / min(times)
+    return {"case": "replay usa 4p (digest, over and result checked)", "actions/s": f"{rate:,.0f}",
+            "slowest round": f"{n / max(times):,.0f}", "bytes/game": f"{size:,.0f}",
+            "target": "≥ 50,000 actions/s", "met": "yes" if rate >= 50_000 else f"no ({50_000 / rate:.1f}×)"}
 
 
 def bench_memory() -> list[dict]:
@@ -242,6 +255,19 @@ def _grown(before) -> int:
     return sum(s.size_diff for s in tracemalloc.take_snapshot().compare_to(before, "filename"))
 
 
+def _reference_loop() -> tuple[float, float]:
+    """A fixed pure-Python loop, fastest and slowest of 5: how fast this machine is right now, so
+    that runs made at different times (or on different machines) can be compared."""
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        x = 0
+        for i in range(1_000_000):
+            x += i
+        times.append(time.perf_counter() - t0)
+    return min(times), max(times)
+
+
 def _us(seconds: float) -> str:
     return f"{seconds * 1e6:,.0f} µs"
 
@@ -268,14 +294,17 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer games and networks (about a minute)")
     args = ap.parse_args()
     games = 10 if args.quick else 100
+    rounds = 1 if args.quick else 3
     con = Console(width=160)
     con.print(f"ttr-engine benchmarks — commit {_commit()}, Python {platform.python_version()}, "
               f"{platform.machine()} {platform.processor() or ''}, {_cpus()} cores, {time.strftime('%Y-%m-%d')}")
-    con.print(_table("Full games, random bots, 1 process", [bench_games(v, p, games, "random") for v, p in GAME_CASES]))
-    con.print(_table("Full games, ticket-seeking bots", [bench_games(v, p, max(games // 5, 4), "ticket") for v, p in GAME_CASES]))
+    fast, slow = _reference_loop()
+    con.print(f"reference loop (1,000,000 additions in Python): {fast * 1e3:.0f} ms fastest of 5, {slow * 1e3:.0f} ms slowest")
+    con.print(_table("Full games, random bots, 1 process", [bench_games(v, p, games, "random", rounds) for v, p in GAME_CASES]))
+    con.print(_table("Full games, ticket-seeking bots", [bench_games(v, p, max(games // 5, 4), "ticket", rounds) for v, p in GAME_CASES]))
     con.print(_table("Longest path", bench_longest(args.quick)))
     con.print(_table("End-of-game scoring with stations", bench_station_scoring()))
-    con.print(_table("Replay and records", [bench_replay(games // 2 or 5)]))
+    con.print(_table("Replay and records", [bench_replay(games // 2 or 5, rounds)]))
     con.print(_table("Memory", bench_memory()))
 
 
