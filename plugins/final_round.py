@@ -14,4 +14,8 @@ class FinalRound(Plugin):
 
     @hookimpl
     def ttr_final_round_triggered(self, game):
-        return any(p.trains <= self.config.trains_threshold for p in game.state.players if not p.resigned)
+        threshold = self.config.trains_threshold
+        for p in game.state.players:  # a loop, not any(): this runs at the end of every turn
+            if p.trains <= threshold and not p.resigned:
+                return True
+        return False

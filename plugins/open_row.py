@@ -39,7 +39,7 @@ class OpenRow(Plugin):
     def ttr_open_row_needs_reset(self, game, row):
         c = self.config
         loco = game.cards.locomotive
-        if c.reset_locomotives and sum(1 for card in row if card == loco) >= c.reset_locomotives:
+        if c.reset_locomotives and row.count(loco) >= c.reset_locomotives:
             return True
         if c.reset_same_color:
             counts: dict[int, int] = {}
@@ -62,7 +62,7 @@ class OpenRow(Plugin):
 
     def fill(self, game) -> None:
         row = game.state.open_row
-        if not self._deal_into_empty(game, row):
+        if -1 not in row or not self._deal_into_empty(game, row):  # a full row: nothing to check
             return
         for _ in range(self.config.max_resets):
             if not any(game.hook.ttr_open_row_needs_reset(game=game, row=row)):

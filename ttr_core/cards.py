@@ -8,6 +8,7 @@ a rule (R-SET-2) and comes from the ``ttr_deck_cards`` hook.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import ClassVar
 
 import attrs
 
@@ -24,6 +25,8 @@ class CardKinds:
 
     names: tuple[str, ...]
     index: Mapping[str, int] = attrs.field(eq=False, repr=False)
+    #: the locomotive's id: right after the colours (read in every turn's hot paths, hence no property)
+    locomotive: ClassVar[int] = len(COLORS)
 
     @classmethod
     def from_counts(cls, counts: Mapping[str, int]) -> CardKinds:
@@ -31,9 +34,6 @@ class CardKinds:
         names = (*COLORS, LOCOMOTIVE, *extras)
         return cls(names, {n: i for i, n in enumerate(names)})
 
-    @property
-    def locomotive(self) -> int:
-        return len(COLORS)
 
     def id(self, name: str) -> int:
         return self.index[name]
