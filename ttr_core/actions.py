@@ -148,6 +148,21 @@ class ActionRegistry:
             pass
         return action
 
+    def from_entry(self, entry: dict[str, Any]) -> Action:
+        """Decode one line of a record, ``{"seat": s, "kind": ..., fields...}``: replay's hot path,
+        so the line itself is the cache key (the seat is not part of the action)."""
+        try:
+            key = tuple([(k, v.__class__, v) for k, v in entry.items()])
+            return self._decoded[key]
+        except (KeyError, TypeError):
+            pass
+        action = self.from_data({k: v for k, v in entry.items() if k != "seat"}, entry["seat"])
+        try:
+            self._decoded[key] = action
+        except TypeError:
+            pass
+        return action
+
     def _structure(self, data: Any, seat: int | None) -> Action:
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise MalformedAction(seat, data, "an action is an object with a string 'kind'")

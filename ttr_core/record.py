@@ -127,15 +127,15 @@ def _new_game(
 
 
 def _apply_actions(game: Game, actions: list[Any], where: str) -> None:
+    decode, apply = game.registry.from_entry, game.apply
     for i, entry in enumerate(actions):
-        at = f"{where}: $.actions[{i}]"
-        if not isinstance(entry, dict) or not isinstance(entry.get("seat"), int):
-            raise RecordError([f"{at}: an action is an object with an integer 'seat'"])
-        data = {k: v for k, v in entry.items() if k != "seat"}
+        seat = entry.get("seat") if isinstance(entry, dict) else None
+        if type(seat) is not int:  # a bool is an int to Python, not a seat
+            raise RecordError([f"{where}: $.actions[{i}]: an action is an object with an integer 'seat'"])
         try:
-            game.apply(entry["seat"], game.registry.from_data(data, entry["seat"]))
+            apply(seat, decode(entry))
         except IllegalAction as exc:
-            raise RecordError([f"{at}: does not replay: {exc}"]) from None
+            raise RecordError([f"{where}: $.actions[{i}]: does not replay: {exc}"]) from None
 
 
 def _check_digest(game: Game, record: Mapping[str, Any], where: str, own_rules: bool) -> None:
