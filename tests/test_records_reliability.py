@@ -357,6 +357,13 @@ def test_an_edited_total_is_refused_naming_both_numbers(finished):
     ]
 
 
+@pytest.mark.parametrize("seat", [True, "1", 1.0, None])
+def test_a_seat_that_is_not_a_whole_number_is_refused_where_it_is(finished, seat):
+    data = json.loads(finished["usa"])
+    data["actions"][3]["seat"] = seat  # true would otherwise pass for seat 1
+    assert _refused(data) == ["r.json: $.actions[3]: an action is an object with an integer 'seat'"]
+
+
 def test_every_edited_line_of_a_result_is_reported_at_once(finished):
     data = json.loads(finished["wor"])
     truth = copy.deepcopy(data["result"])
