@@ -29,6 +29,7 @@ from ttr_core import record, variant
 from ttr_core.bots import BOTS, play_game
 from ttr_core.errors import TTRError
 from ttr_core.network import longest_trail
+from ttr_core.plugin import Plugin, hookimpl
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "bench"
@@ -71,6 +72,30 @@ def bench_games(variant_id: str, players: int, games: int, bot: str, rounds: int
         "target": f"≤ {target:.0f} µs" if target else "",
         "met": "" if not target else ("yes" if us <= target else f"no ({us / target:.2f}×)"),
     }
+
+
+class _HouseRule(Plugin):
+    """A plugin from outside this package that changes nothing: what it costs a game to have one
+    (such games keep a snapshot of the state before each action, see ``Game.apply``)."""
+
+    @hookimpl
+    def ttr_turn_ended(self, game):
+        return None
+
+
+def bench_outside_plugin(games: int, rounds: int) -> dict:
+    import tempfile
+
+    from ttr_core.manager import local_plugins
+
+    with tempfile.TemporaryDirectory() as tmp, local_plugins({"bench-house-rule": _HouseRule}):
+        path = Path(tmp) / "usa-house.toml"
+        path.write_text('id = "usa-house"\ntitle = "usa and a house rule"\nextends = "usa"\n'
+                        '[versions.1]\nadd_plugins = ["bench-house-rule"]\n', encoding="utf-8")
+        variant.load(str(path))
+        row = bench_games(str(path), 4, games, "random", rounds)
+    row["case"] = "usa 4p random, with a plugin from outside the package"
+    return row
 
 
 def _edges(board, routes):
@@ -300,7 +325,8 @@ def main() -> None:
               f"{platform.machine()} {platform.processor() or ''}, {_cpus()} cores, {time.strftime('%Y-%m-%d')}")
     fast, slow = _reference_loop()
     con.print(f"reference loop (1,000,000 additions in Python): {fast * 1e3:.0f} ms fastest of 5, {slow * 1e3:.0f} ms slowest")
-    con.print(_table("Full games, random bots, 1 process", [bench_games(v, p, games, "random", rounds) for v, p in GAME_CASES]))
+    con.print(_table("Full games, random bots, 1 process", [bench_games(v, p, games, "random", rounds) for v, p in GAME_CASES]
+                           + [bench_outside_plugin(games, rounds)]))
     con.print(_table("Full games, ticket-seeking bots", [bench_games(v, p, max(games // 5, 4), "ticket", rounds) for v, p in GAME_CASES]))
     con.print(_table("Longest path", bench_longest(args.quick)))
     con.print(_table("End-of-game scoring with stations", bench_station_scoring()))
