@@ -59,6 +59,7 @@ def release_route(game, route: Route) -> int:
     owner.trains += route.length
     owner.route_points -= game.route_points(route.length)
     st.owner[route.index] = -1
+    game.hook.ttr_route_released(game=game, seat=seat, route=route)
     return seat
 
 

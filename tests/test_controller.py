@@ -10,7 +10,10 @@ import json
 
 import pytest
 
-from ttr_core import testing
+from ttr_core import testing, variant
+from ttr_core.game import Game
+from ttr_core.manager import local_plugins
+from ttr_core.plugin import Plugin, hookimpl
 from ttr_core.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RouteTaken
 from ttr_core.testing import assert_invariants, give_route, set_hand, set_open_row, stack_deck
@@ -110,6 +113,37 @@ def test_r_ctl_2_dismantling_returns_the_trains_and_the_points():
     assert game.state.players[0].trains == 45  # the player's own trains are untouched
     assert game.state.current == 1  # a whole turn
     assert_invariants(game)
+
+
+class HeldRoutes(Plugin):
+    """A house rule's bookkeeping: which seat holds which route, kept in ``game.state.ext``."""
+
+    @hookimpl
+    def ttr_game_created(self, game):
+        game.state.ext[self.name] = {}
+
+    @hookimpl
+    def ttr_route_claimed(self, game, seat, route):
+        self.ext(game)[route.id] = seat
+
+    @hookimpl
+    def ttr_route_released(self, game, seat, route):
+        assert self.ext(game).pop(route.id) == seat
+
+
+def test_r_ctl_2_a_dismantled_route_is_announced_to_plugins_keeping_per_route_facts(tmp_path):
+    path = tmp_path / "ussr-held.toml"
+    path.write_text('id = "ussr-held"\ntitle = "t"\nextends = "ussr"\n[versions.1]\nadd_plugins = ["held-routes"]\n',
+                    encoding="utf-8")
+    with local_plugins({"held-routes": HeldRoutes}):
+        game = testing.keep_all_starting_tickets(Game(variant.load(str(path)), ["A", "B"], 1))
+        set_hand(game, 1, {"blue": 4})
+        game.state.current = 1
+        game.apply(1, ClaimRoute(FOUR, "blue"))
+        assert game.state.ext["held-routes"] == {FOUR: 1}
+        set_hand(game, 0, {CARD: 1})
+        game.apply(0, PlayController("dismantle", FOUR))
+        assert game.state.ext["held-routes"] == {}  # told which route, and whose it was
 
 
 def test_r_ctl_2_a_dismantled_route_is_free_again_for_anyone():

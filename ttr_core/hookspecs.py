@@ -233,6 +233,13 @@ def ttr_route_claimed(game: Game, seat: int, route: Route) -> None:
     """Called after ``route`` became ``seat``'s (cards paid, trains placed, points scored). Returns nothing."""
 
 
+@hookspec
+def ttr_route_released(game: Game, seat: int, route: Route) -> None:
+    """Called after ``route`` stopped being ``seat``'s and became free again (a ``ussr`` controller
+    dismantled it, R-CTL-2: trains and points already given back). Returns nothing. A plugin that
+    keeps per-route facts in ``game.state.ext`` forgets them here."""
+
+
 # -------------------------------------------------------------------------------------------
 # Tickets and the end of the game
 # -------------------------------------------------------------------------------------------
