@@ -173,6 +173,14 @@ BROKEN: dict[str, tuple[dict[str, str | bytes], str, str, str]] = {
         {"bad.toml": ON_TINY_MAP, "mymap.toml": map_with(cities=tiny_cities(Alpha="lat = 0.0, lon = -inf"))},
         "mymap.toml", "$.cities[0].lon", "expected a finite number, got -inf",
     ),
+    "latitude beyond a pole": (
+        {"bad.toml": ON_TINY_MAP, "mymap.toml": map_with(cities=tiny_cities(Delta="lat = 91.5, lon = 0.0"))},
+        "mymap.toml", "$.cities[3].lat", "must be between -90 and 90 degrees, got 91.5",
+    ),
+    "longitude beyond the date line": (
+        {"bad.toml": ON_TINY_MAP, "mymap.toml": map_with(cities=tiny_cities(Beta="lat = 0.0, lon = -200.0"))},
+        "mymap.toml", "$.cities[1].lon", "must be between -180 and 180 degrees, got -200.0",
+    ),
     "players outside the map's range": (
         {"bad.toml": variant_text("bad", head='extends = "usa"\nplayers = { min = 2, max = 7 }')},
         "bad.toml", "$.players", "2..7 does not fit the map's 2..6",

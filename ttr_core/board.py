@@ -205,6 +205,10 @@ def _check(mf: MapFile, where: str) -> list[str]:
         if not n.strip() or "-" in n or "/" in n:
             p.append(f"{where}: $.cities[{i}].name: {n!r} is not a usable city name (empty, or has '-' or '/')")
         seen.add(n)
+    for i, c in enumerate(mf.cities):
+        for key, value, limit in (("lat", c.lat, 90), ("lon", c.lon, 180)):
+            if not -limit <= value <= limit:
+                p.append(f"{where}: $.cities[{i}].{key}: must be between -{limit} and {limit} degrees, got {value}")
     if mf.trains < 1:
         p.append(f"{where}: $.trains: must be at least 1, got {mf.trains}")
     if not 2 <= mf.players.min <= mf.players.max:
