@@ -9,7 +9,8 @@ Two kinds of single-answer hooks:
 
 * **policy** hooks (marked ``@policy``) answer a question about the whole rule set, such as the
   route points table. In one variant at most one plugin may implement each; two is an error
-  naming both (see :mod:`ttr_core.manager`). Their answers are resolved once per game.
+  naming both (see :mod:`ttr_core.manager`). Their answers are resolved once per ruleset (the
+  first game that needs one asks; :mod:`ttr_core.prepared` keeps it for the others).
 * other ``firstresult`` hooks are decisions in the flow of play that plugins take in turn
   (``tryfirst``/``trylast`` order them); "Stops at first non-None result".
 """
@@ -43,7 +44,7 @@ def policy(fn):
 
 
 # -------------------------------------------------------------------------------------------
-# Setup: building the game (called once per game, in this order)
+# Setup: building the game, in this order (the first two once per ruleset, the others per game)
 # -------------------------------------------------------------------------------------------
 
 
@@ -51,7 +52,8 @@ def policy(fn):
 def ttr_register_actions(registry: ActionRegistry) -> None:
     """Register the action types this plugin handles, with their handlers.
 
-    Called once when a game is created, before anything else. Use
+    Called once per ruleset, by its first game, before anything else (the registry serves
+    every game of the ruleset, so handlers keep no game state either). Use
     ``registry.add(ActionClass, handler)``; a kind registered twice is an error naming both
     plugins. Returns nothing.
     """
@@ -61,7 +63,7 @@ def ttr_register_actions(registry: ActionRegistry) -> None:
 def ttr_deck_cards(board: Board) -> Mapping[str, int] | None:
     """Return the train cards this plugin puts into the deck, as ``{card name: count}`` (R-SET-2).
 
-    Called once when a game is created. The answers of all plugins are added up, so a plugin
+    Called once per ruleset, by its first game. The answers of all plugins are added up, so a plugin
     adding 2 controller cards returns ``{"controller": 2}``.
     """
 
@@ -71,7 +73,7 @@ def ttr_deck_cards(board: Board) -> Mapping[str, int] | None:
 def ttr_route_points() -> Mapping[int, int]:
     """Return the points of a route by its length, ``{length: points}`` (R-SCORE-1).
 
-    Called once per game and when a variant is checked: a map route whose length the table
+    Called once per ruleset and when a variant is checked: a map route whose length the table
     does not cover is a variant error. Policy: one plugin answers.
     """
 
@@ -82,7 +84,7 @@ def ttr_ticket_deal(purpose: str) -> Any:
     """Return how tickets are dealt, kept and rejected, as a ``ttr_plugins.ticket_deal.TicketDeal``.
 
     ``purpose`` is ``"start"`` (the starting tickets, R-SET-4) or ``"draw"`` (the draw-tickets
-    action, R-TIX-1). Called once per game for each purpose. Policy: one plugin answers.
+    action, R-TIX-1). Called once per ruleset for each purpose. Policy: one plugin answers.
     """
 
 
@@ -164,7 +166,7 @@ def ttr_view(game: Game, seat: int | None) -> Mapping[str, Any] | None:
 def ttr_open_row_refill() -> str:
     """Return when an emptied open-row slot is refilled: ``"immediately"`` or ``"end-of-turn"`` (R-ROW-1).
 
-    Called once per game. Policy: one plugin answers.
+    Called once per ruleset. Policy: one plugin answers.
     """
 
 
@@ -212,7 +214,7 @@ def ttr_ferry_payment() -> Any:
     """Return the ferry payment rule (R-FER-1..2), an object with ``problem(route, locomotives, triples)``,
     ``min_locomotives(route)`` and ``options(route, colored, locomotives)``.
 
-    Called once per game. Without an answer, ferry marks are ordinary spaces and triples are
+    Called once per ruleset. Without an answer, ferry marks are ordinary spaces and triples are
     refused. Policy: one plugin answers.
     """
 
