@@ -9,25 +9,23 @@ from collections import Counter
 
 import pytest
 
+from final_round_watch import FinalRoundWatch
+
 from ttr_core import bots, testing, variant
 from ttr_core.actions import DrawCard
 from ttr_plugins.controller import CARD, PlayController
 
 
-class Watch:
-    """Checks every action of a bot game and counts what the controller did."""
+class Watch(FinalRoundWatch):
+    """Checks every action of a bot game (``FinalRoundWatch``) and counts what the controller did."""
 
     def __init__(self, counts: Counter):
+        super().__init__()
         self.counts = counts
-        self.actions = 0
         self.held: list[int] | None = None
-        self.trigger_turn: int | None = None
-        self.players_at_trigger = 0
 
     def __call__(self, game, seat, action) -> None:
-        self.actions += 1
-        problems = testing.invariant_problems(game)
-        assert not problems, f"seed {game.seed}, action {self.actions} ({action!r} by seat {seat}): {problems}"
+        super().__call__(game, seat, action)
         st = game.state
         card = game.cards.id(CARD)
         held = [p.hand[card] for p in st.players]
@@ -44,18 +42,10 @@ class Watch:
                 self.counts["tunnels built by controller"] += 1
         if card in st.open_row:
             self.counts["controller left face up (reset limit)"] += 1
-        if self.trigger_turn is None and (st.final_round is not None or "R-END-1" in st.end_reason):
-            assert min(p.trains for p in st.players) <= 2, f"seed {game.seed}: final round with every player above 2"
-            self.trigger_turn = st.turn
-            self.players_at_trigger = len(game.active_seats())
 
     def check_end(self, game) -> None:
-        assert game.over and game.result is not None
+        super().check_end(game)
         reason = game.state.end_reason
-        assert "R-END-1" in reason or "R-TURN-2" in reason, reason
-        if "R-END-1" in reason:
-            # R-END-1: after the triggering turn every player, the trigger included, plays once more
-            assert game.state.turn == self.trigger_turn + self.players_at_trigger
         self.counts[reason.split("(")[-1].rstrip(")")] += 1
         built = game.state.ext.get("stations", {}).get("built", {})
         self.counts["stations built"] += sum(built.values())
