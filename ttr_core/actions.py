@@ -132,35 +132,30 @@ class ActionRegistry:
         return {"kind": action.kind, **self._converter.unstructure(action)}
 
     def from_data(self, data: Any, seat: int | None = None) -> Action:
+        return self._cached(data, self._structure, seat)
+
+    def from_entry(self, entry: dict[str, Any]) -> Action:
+        """Decode one line of a record, ``{"seat": s, "kind": ..., fields...}``: replay's hot path,
+        so the line itself is the cache key (the seat is not part of the action)."""
+        return self._cached(entry, self._structure_entry, entry.get("seat"))
+
+    def _structure_entry(self, entry: dict[str, Any], seat: int | None) -> Action:
+        return self.from_data({k: v for k, v in entry.items() if k != "seat"}, seat)
+
+    def _cached(self, data: Any, decode, seat: int | None) -> Action:
         # Actions are immutable values and a record repeats a few hundred of them, so decoded ones
         # are kept, keyed by their fields' values *and types* (True == 1, but a slot is no bool).
         try:
             key = tuple([(k, v.__class__, v) for k, v in data.items()])
             return self._decoded[key]
-        except (KeyError, TypeError, AttributeError):  # new, unhashable (a ticket list) or no dict
+        except KeyError:  # not seen yet
             pass
-        action = self._structure(data, seat)
-        try:
-            if len(self._decoded) >= _DECODED_LIMIT:
-                self._decoded.clear()
-            self._decoded[key] = action
-        except TypeError:
-            pass
-        return action
-
-    def from_entry(self, entry: dict[str, Any]) -> Action:
-        """Decode one line of a record, ``{"seat": s, "kind": ..., fields...}``: replay's hot path,
-        so the line itself is the cache key (the seat is not part of the action)."""
-        try:
-            key = tuple([(k, v.__class__, v) for k, v in entry.items()])
-            return self._decoded[key]
-        except (KeyError, TypeError):
-            pass
-        action = self.from_data({k: v for k, v in entry.items() if k != "seat"}, entry["seat"])
-        try:
-            self._decoded[key] = action
-        except TypeError:
-            pass
+        except (TypeError, AttributeError):  # unhashable (a ticket list), or not a dict: not kept
+            return decode(data, seat)
+        action = decode(data, seat)
+        if len(self._decoded) >= _DECODED_LIMIT:
+            self._decoded.clear()
+        self._decoded[key] = action
         return action
 
     def _structure(self, data: Any, seat: int | None) -> Action:
