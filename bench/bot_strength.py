@@ -20,9 +20,9 @@ from rich.console import Console
 from rich.table import Table
 
 from ttr_core import variant
-from ttr_core.analysis import simulate, stats
-from ttr_core.analysis.compare import default_players
-from ttr_core.analysis.rescore import Target
+from ttr_analysis import simulate, stats
+from ttr_analysis.compare import default_players
+from ttr_analysis.rescore import Target
 from ttr_core.errors import TTRError
 
 TARGET = 0.90

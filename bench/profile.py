@@ -26,7 +26,7 @@ def main() -> int:
         return 2
 
     from ttr_core import record, variant
-    from ttr_core.bots import play_game
+    from ttr_bots import play_game
 
     ruleset = variant.load(args.variant)
     play_game(ruleset, args.players, 0)  # the first game builds what every game shares: not a turn's cost

@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ttr_core import record, variant
-from ttr_core.bots import BOTS, play_game
+from ttr_bots import BOTS, play_game
 from ttr_core.errors import TTRError
 from ttr_core.network import longest_trail
 from ttr_core.plugin import Plugin, hookimpl

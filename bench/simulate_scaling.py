@@ -17,7 +17,7 @@ import resource
 import sys
 import time
 
-from ttr_core.analysis import simulate
+from ttr_analysis import simulate
 
 TARGET = 1.7
 

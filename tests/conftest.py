@@ -1,7 +1,7 @@
 """Shared helpers for the core and ``usa`` suites.
 
 The helpers speak the language of a player: hands by card name, routes by id, scores by name.
-Positions are arranged with :mod:`ttr_core.testing`, which moves real cards, so the invariants
+Positions are arranged with :mod:`ttr_kit.testing`, which moves real cards, so the invariants
 keep holding in every rule test (``assert_invariants`` is called by ``started`` and ``snapshot``
 users after each arranged situation).
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ttr_core import testing
+from ttr_kit import testing
 from ttr_core.game import Game
 
 #: Test modules import these helpers as ``usa_kit``: every ``conftest.py`` of the tree is a module

@@ -4,7 +4,7 @@ player at 2 trains or fewer, and then every player plays exactly one more turn."
 
 from __future__ import annotations
 
-from ttr_core import testing
+from ttr_kit import testing
 
 END_BY_FINAL_ROUND = "R-END-1"
 END_BY_PASSING = "R-TURN-2"

@@ -1,4 +1,4 @@
-"""Comparing two rule sets on the same games (``ttr_core.analysis.compare``), its statistics and plots."""
+"""Comparing two rule sets on the same games (``ttr_analysis.compare``), its statistics and plots."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import statistics
 import pytest
 
 from ttr_core import record
-from ttr_core.analysis import compare, stats
-from ttr_core.analysis.rescore import Target
+from ttr_analysis import compare, stats
+from ttr_analysis.rescore import Target
 
 
 @pytest.fixture(scope="module")

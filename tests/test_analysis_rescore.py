@@ -1,11 +1,12 @@
-"""Rescoring finished games under other variants and rules versions (``ttr_core.analysis.rescore``)."""
+"""Rescoring finished games under other variants and rules versions (``ttr_analysis.rescore``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from ttr_core import bots, record, variant
-from ttr_core.analysis.rescore import (
+import ttr_bots as bots
+from ttr_core import record, variant
+from ttr_analysis.rescore import (
     Target, differences, rescore_game, rescore_position, rescore_record, scored_of, winner_changes,
 )
 from ttr_core.errors import TTRError
@@ -82,7 +83,7 @@ def test_records_of_both_rules_versions_in_one_folder(tmp_path):
         for seed in (1, 2):
             game = bots.play_game(variant.load("wor", version), 3, seed, ("ticket",))
             record.save(game, tmp_path / f"wor-v{version}-{seed}.json")
-    from ttr_core.analysis.rescore import record_paths
+    from ttr_analysis.rescore import record_paths
 
     found = [rescore_record(p, []) for p in record_paths([tmp_path])]
     assert [g.version for g in found] == [1, 1, 2, 2]

@@ -1,4 +1,4 @@
-"""Simulating seeded games in bulk (``ttr_core.analysis.simulate``) and summarising them (``stats``):
+"""Simulating seeded games in bulk (``ttr_analysis.simulate``) and summarising them (``stats``):
 the same games whatever runs them (this process, a process pool, a Dask cluster)."""
 
 from __future__ import annotations
@@ -7,9 +7,10 @@ import multiprocessing
 
 import pytest
 
-from ttr_core import bots, record, variant
-from ttr_core.analysis import simulate, stats
-from ttr_core.analysis.rescore import Scored, SeatScore, scored_of
+import ttr_bots as bots
+from ttr_core import record, variant
+from ttr_analysis import simulate, stats
+from ttr_analysis.rescore import Scored, SeatScore, scored_of
 from ttr_core.errors import TTRError
 
 SPEC = simulate.SimSpec("wor", None, 3, ("ticket", "random"), records=True)

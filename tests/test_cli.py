@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from usa_kit import DATA
 
-from ttr_core.cli import main
+from ttr_cli.main import main
 
 POSITION = DATA / "position_usa.json"
 
@@ -172,7 +172,7 @@ def test_replay_of_a_tampered_record_exits_2(tmp_path):
 def test_the_installed_command_plays_and_replays(tmp_path):
     """The real entry point, in a process of its own."""
     exe = shutil.which("ttr")
-    cmd = [exe] if exe else [sys.executable, "-m", "ttr_core.cli"]
+    cmd = [exe] if exe else [sys.executable, "-m", "ttr_cli.main"]
     out = tmp_path / "f.json"
     play = subprocess.run([*cmd, "play", "--seed", "1", "--players", "3", "--out", str(out), "--json"],
                           capture_output=True, text=True, timeout=120)

@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from ttr_core import record
-from ttr_core.analysis import compare, simulate
-from ttr_core.analysis.rescore import Target
-from ttr_core.cli import main
+from ttr_analysis import compare, simulate
+from ttr_analysis.rescore import Target
+from ttr_cli.main import main
 
 
 def _run(*args: str, code: int = 0):
@@ -101,7 +101,8 @@ def test_default_player_count_fits_the_variant():
 
 
 def test_rescore_prints_names_from_records_literally(tmp_path):
-    from ttr_core import testing, variant
+    from ttr_core import variant
+    from ttr_kit import testing
     from ttr_core.game import Game
 
     game = testing.play_to_end(Game(variant.load("wor"), ["[/x]", "[bold]B"], 3), ("ticket",), check=False)

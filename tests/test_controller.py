@@ -1,6 +1,6 @@
 """The ``controller`` plugin on the ``ussr`` variant: R-CTL-1..5, R-ROW-4, R-TUN-9.
 
-Positions are arranged with :mod:`ttr_core.testing`, which moves real cards, so every test can end
+Positions are arranged with :mod:`ttr_kit.testing`, which moves real cards, so every test can end
 with the card invariant (112 cards: 110 train cards + 2 controllers).
 """
 
@@ -10,13 +10,14 @@ import json
 
 import pytest
 
-from ttr_core import testing, variant
+from ttr_core import variant
+from ttr_kit import testing
 from ttr_core.game import Game
 from ttr_core.manager import local_plugins
 from ttr_core.plugin import Plugin, hookimpl
 from ttr_core.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RouteTaken
-from ttr_core.testing import assert_invariants, give_route, set_hand, set_open_row, stack_deck
+from ttr_kit.testing import assert_invariants, give_route, set_hand, set_open_row, stack_deck
 from ttr_plugins.controller import CARD, PlayController
 
 L = "locomotive"

@@ -7,7 +7,7 @@ import attrs
 import pytest
 from usa_kit import snapshot, started
 
-from ttr_core import testing
+from ttr_kit import testing
 from ttr_core.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass
 from ttr_core.errors import (
     CannotPay,
@@ -18,7 +18,7 @@ from ttr_core.errors import (
     NotYourTurn,
     RouteTaken,
 )
-from ttr_core.testing import set_hand, set_open_row, stack_deck
+from ttr_kit.testing import set_hand, set_open_row, stack_deck
 
 TYPED = (NotYourTurn, NotLegalNow, CannotPay, RouteTaken, GameOver, MalformedAction)
 

@@ -9,9 +9,10 @@ import pytest
 from click.testing import CliRunner
 from usa_kit import hand, owner_of, snapshot
 
-from ttr_core import manager, testing, variant
+from ttr_core import manager, variant
+from ttr_kit import testing
 from ttr_core.actions import ClaimRoute, DrawCard
-from ttr_core.cli import main
+from ttr_cli.main import main
 from ttr_core.errors import PluginFailed, VariantError
 from ttr_core.game import Game
 from ttr_core.plugin import Plugin, hookimpl

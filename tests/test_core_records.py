@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from ttr_core import bots, record, variant
+import ttr_bots as bots
+from ttr_core import record, variant
 from ttr_core.errors import RecordError
 from ttr_core.game import Game
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ttr_core import record, variant
-from ttr_core.bots import BOTS, play_game
+from ttr_bots import BOTS, play_game
 from ttr_core.game import Game
 from ttr_core.manager import local_plugins
 from ttr_core.plugin import Plugin, hookimpl

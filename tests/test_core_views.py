@@ -18,7 +18,9 @@ from contextlib import contextmanager
 import attrs
 import pytest
 
-from ttr_core import bots, testing, variant
+import ttr_bots as bots
+from ttr_core import variant
+from ttr_kit import testing
 from ttr_core.game import Game
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ttr_core.actions import ClaimRoute
-from ttr_core.testing import assert_invariants, keep_all_starting_tickets, new_game, set_hand
+from ttr_kit.testing import assert_invariants, keep_all_starting_tickets, new_game, set_hand
 
 
 def test_R_ROUTE_4_a_player_may_claim_routes_on_opposite_coasts():

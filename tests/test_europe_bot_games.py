@@ -9,7 +9,9 @@ from collections import Counter
 
 import pytest
 
-from ttr_core import bots, record, testing, variant
+import ttr_bots as bots
+from ttr_core import record, variant
+from ttr_kit import testing
 
 GAMES = 200
 

@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from ttr_core import testing, variant
+from ttr_core import variant
+from ttr_kit import testing
 from ttr_core.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass
 from ttr_core.errors import NotLegalNow, RouteTaken
 from ttr_core.game import Game, SetupError

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from ttr_core import testing, variant
+from ttr_core import variant
+from ttr_kit import testing
 from ttr_core.actions import ClaimRoute
 from ttr_core.errors import CannotPay
 from ttr_core.game import Game

@@ -14,7 +14,7 @@ from ttr_core.actions import ClaimRoute
 from ttr_core.board import Route
 from ttr_core.errors import CannotPay
 from ttr_core.game import Game
-from ttr_core.testing import assert_invariants, keep_all_starting_tickets, set_hand
+from ttr_kit.testing import assert_invariants, keep_all_starting_tickets, set_hand
 from ttr_plugins.ferries import Ferries, FerryRule
 
 #: Europe's ferries used below: length 4 with 2 marks, length 2 with 2 marks, length 2 with 1 mark

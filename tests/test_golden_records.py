@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ttr_core import record, variant
-from ttr_core.bots import play_game
+from ttr_bots import play_game
 
 GOLDEN = json.loads((Path(__file__).parent / "data" / "golden_records.json").read_text())
 

@@ -24,7 +24,7 @@ import pytest
 from click.testing import CliRunner
 
 from ttr_core import manager, variant
-from ttr_core.cli import main
+from ttr_cli.main import main
 from ttr_core.plugin import Plugin, hookimpl
 
 VARIANTS = sorted(variant.available())
@@ -438,7 +438,7 @@ def test_broken_files_through_the_ttr_command(tmp_path):
     cases["deep"] = tmp_path / "c" / "usa.toml"
     cases["deep"].write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
     for label, path in cases.items():
-        done = subprocess.run([sys.executable, "-m", "ttr_core.cli", "variants", "check", str(path)],
+        done = subprocess.run([sys.executable, "-m", "ttr_cli.main", "variants", "check", str(path)],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2, (label, done.stdout, done.stderr)
         assert "Traceback" not in done.stderr and f"error: {path}" in done.stderr, (label, done.stderr)

@@ -1,4 +1,4 @@
-"""The house-rule kit (``ttr_core.pytest_plugin``, ``ttr_core.testing``) and the conformance check
+"""The house-rule kit (``ttr_kit.pytest_plugin``, ``ttr_kit.testing``) and the conformance check
 ``ttr variants check FILE --play N``, proven the way a house-rule author uses them: the example
 package ``examples/house-rules`` is installed into a fresh virtual environment together with the
 project's wheel, and its own tests (written only with the kit's fixtures) run there.
@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ttr_core import manager, pytest_plugin, testing
+from ttr_core import manager
+from ttr_kit import pytest_plugin, testing
 from ttr_core.actions import ClaimRoute, DrawCard
-from ttr_core.cli import main
+from ttr_cli.main import main
 from ttr_core.errors import CannotPay, IllegalAction, NotYourTurn
 from ttr_core.plugin import Plugin, hookimpl
 

@@ -1,4 +1,4 @@
-"""The checks can fail: every invariant of ``ttr_core.testing`` and the view-leak check report a game
+"""The checks can fail: every invariant of ``ttr_kit.testing`` and the view-leak check report a game
 that was corrupted on purpose (a check that never fires proves nothing when it stays quiet).
 
 Each test starts from a healthy game (no problem reported), breaks exactly one thing the way a
@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ttr_core import manager, testing, variant
+from ttr_core import manager, variant
+from ttr_kit import testing
 from ttr_core.errors import TTRError
 from ttr_core.plugin import Plugin, hookimpl
 
@@ -20,7 +21,7 @@ VARIANTS = sorted(variant.available())
 
 def healthy(variant_id: str = "usa", players: int = 3, seed: int = 5, actions: int = 40):
     """A game some way into play (bots), every invariant holding."""
-    from ttr_core.bots import BOTS
+    from ttr_bots import BOTS
 
     game = testing.keep_all_starting_tickets(testing.new_game(variant_id, players, seed))
     bots = [BOTS["random"](seed, s) for s in range(players)]

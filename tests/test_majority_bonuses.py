@@ -10,7 +10,7 @@ from ttr_core import variant
 from ttr_core.errors import VariantError
 from ttr_core.files import structure
 from ttr_core.position import score_position
-from ttr_core.testing import give_route, keep_all_starting_tickets, new_game, set_hand
+from ttr_kit.testing import give_route, keep_all_starting_tickets, new_game, set_hand
 from ttr_plugins.controller import PlayController
 from ttr_plugins.majority_bonuses import MajorityBonuses, winners_of
 

@@ -14,9 +14,10 @@ from typing import ClassVar
 import attrs
 import pytest
 
-from ttr_core import manager, record, testing, variant
+from ttr_core import manager, record, variant
+from ttr_kit import testing
 from ttr_core.actions import Action, DrawCard
-from ttr_core.bots import BOTS
+from ttr_bots import BOTS
 from ttr_core.errors import PluginFailed, RecordError
 from ttr_core.game import Game
 from ttr_core.plugin import Plugin, hookimpl

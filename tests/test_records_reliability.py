@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ttr_core import record, variant
-from ttr_core.analysis.rescore import Target, rescore_position, rescore_record
-from ttr_core.cli import main
+from ttr_analysis.rescore import Target, rescore_position, rescore_record
+from ttr_cli.main import main
 from ttr_core.errors import RecordError
 from ttr_core.game import Game
 from ttr_core.position import position_of

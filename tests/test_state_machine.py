@@ -30,9 +30,10 @@ from hypothesis import HealthCheck, Phase, assume, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from ttr_core import testing, variant
+from ttr_core import variant
+from ttr_kit import testing
 from ttr_core.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets
-from ttr_core.bots import BOTS
+from ttr_bots import BOTS
 from ttr_core.cards import COLORS
 from ttr_core.errors import CannotPay, GameOver, IllegalAction, MalformedAction, NotLegalNow, NotYourTurn, RouteTaken
 from ttr_core.game import Game

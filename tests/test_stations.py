@@ -14,9 +14,10 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from ttr_core import testing, variant
+from ttr_core import variant
+from ttr_kit import testing
 from ttr_core.actions import DrawCard
-from ttr_core.cli import main
+from ttr_cli.main import main
 from ttr_core.errors import (
     CannotPay, IllegalAction, MalformedAction, NotLegalNow, NotYourTurn, RecordError, VariantError,
 )

@@ -11,9 +11,11 @@ import random
 
 import pytest
 
-from ttr_core import bots, record, testing, variant
+import ttr_bots as bots
+from ttr_core import record, variant
+from ttr_kit import testing
 from ttr_core.actions import ClaimRoute, KeepTickets
-from ttr_core.bots.ticket_bot import TicketBot
+from ttr_bots.ticket_bot import TicketBot
 from ttr_core.game import Game
 from ttr_plugins.tickets import ChooseTickets
 

@@ -16,7 +16,7 @@ from ttr_core import variant
 from ttr_core.actions import ClaimRoute, DrawCard
 from ttr_core.errors import CannotPay, MalformedAction, NotLegalNow
 from ttr_core.game import Game
-from ttr_core.testing import assert_invariants, keep_all_starting_tickets, set_hand, stack_deck
+from ttr_kit.testing import assert_invariants, keep_all_starting_tickets, set_hand, stack_deck
 from ttr_plugins.resignation import Resign
 from ttr_plugins.tunnels import DeclineTunnel, PayTunnel, TunnelExtra
 

@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 
 from final_round_watch import END_BY_FINAL_ROUND, FinalRoundWatch
 
-from ttr_core import bots, testing, variant
+import ttr_bots as bots
+from ttr_core import variant
+from ttr_kit import testing
 
 
 class Watch(FinalRoundWatch):

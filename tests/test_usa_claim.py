@@ -8,7 +8,7 @@ from usa_kit import draw_two_blind, hand, owner_of, snapshot, started
 
 from ttr_core.actions import ClaimRoute
 from ttr_core.errors import CannotPay, RouteTaken
-from ttr_core.testing import assert_invariants, give_route, set_hand
+from ttr_kit.testing import assert_invariants, give_route, set_hand
 
 L = "locomotive"
 SIX_SIXES = ["Calgary-Winnipeg", "Duluth-Helena", "Duluth-Toronto", "El Paso-Houston", "El Paso-Los Angeles", "Helena-Seattle"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from usa_kit import hand, started
 
-from ttr_core import testing
+from ttr_kit import testing
 from ttr_core.actions import ClaimRoute, DrawCard
 from ttr_core.errors import NotLegalNow
-from ttr_core.testing import assert_invariants, set_hand, set_open_row, stack_deck
+from ttr_kit.testing import assert_invariants, set_hand, set_open_row, stack_deck
 
 L = "locomotive"
 

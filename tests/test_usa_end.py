@@ -9,7 +9,7 @@ from usa_kit import draw_two_blind, position, score_of, snapshot, started
 from ttr_core.actions import ClaimRoute, DrawCard, Pass
 from ttr_core.errors import GameOver, NotLegalNow
 from ttr_core.position import score_position
-from ttr_core.testing import assert_invariants, give_route, set_hand, set_tickets
+from ttr_kit.testing import assert_invariants, give_route, set_hand, set_tickets
 
 SIX_SIXES = ["Calgary-Winnipeg", "Duluth-Helena", "Duluth-Toronto", "El Paso-Houston", "El Paso-Los Angeles", "Helena-Seattle"]
 

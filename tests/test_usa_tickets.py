@@ -8,11 +8,11 @@ import itertools
 import pytest
 from usa_kit import position, score_of, snapshot
 
-from ttr_core import testing
+from ttr_kit import testing
 from ttr_core.actions import DrawCard, DrawTickets, KeepTickets
 from ttr_core.errors import NotLegalNow, NotYourTurn
 from ttr_core.position import score_position
-from ttr_core.testing import give_route
+from ttr_kit.testing import give_route
 
 
 def offered(game, seat) -> list[str]:

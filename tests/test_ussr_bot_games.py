@@ -11,7 +11,9 @@ import pytest
 
 from final_round_watch import FinalRoundWatch
 
-from ttr_core import bots, testing, variant
+import ttr_bots as bots
+from ttr_core import variant
+from ttr_kit import testing
 from ttr_core.actions import DrawCard
 from ttr_plugins.controller import CARD, PlayController
 

@@ -13,12 +13,13 @@ from collections import Counter
 
 import pytest
 
-from ttr_core import testing, variant
+from ttr_core import variant
+from ttr_kit import testing
 from ttr_core.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass
 from ttr_core.errors import CannotPay, IllegalAction, NotLegalNow, NotYourTurn, RouteTaken
 from ttr_core.game import Game, SetupError
 from ttr_core.position import score_position
-from ttr_core.testing import assert_invariants, give_route, set_hand, set_open_row, set_tickets, stack_deck
+from ttr_kit.testing import assert_invariants, give_route, set_hand, set_open_row, set_tickets, stack_deck
 from ttr_plugins.controller import CARD, PlayController
 
 L = "locomotive"

@@ -11,8 +11,9 @@ import pytest
 from click.testing import CliRunner
 from usa_kit import DATA
 
-from ttr_core import bots, variant
-from ttr_core.cli import main
+import ttr_bots as bots
+from ttr_core import variant
+from ttr_cli.main import main
 from ttr_core.errors import VariantError
 
 VALID_MAP = (DATA / "tiny_map.toml").read_text(encoding="utf-8")

@@ -13,7 +13,7 @@ from ttr_core.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pas
 from ttr_core.errors import IllegalAction, NotYourTurn, RouteTaken
 from ttr_core.game import Game, SetupError
 from ttr_core.position import score_position
-from ttr_core.testing import (
+from ttr_kit.testing import (
     assert_invariants,
     give_route,
     keep_all_starting_tickets,

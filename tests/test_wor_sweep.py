@@ -12,9 +12,9 @@ import pytest
 
 from ttr_core import record, variant
 from ttr_core.actions import ClaimRoute
-from ttr_core.bots import RandomBot
+from ttr_bots import RandomBot
 from ttr_core.game import Game
-from ttr_core.testing import invariant_problems
+from ttr_kit.testing import invariant_problems
 from ttr_plugins.resignation import Resign
 from ttr_plugins.tunnels import TunnelExtra
 

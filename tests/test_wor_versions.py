@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ttr_core import bots, record, variant
-from ttr_core.cli import main
+import ttr_bots as bots
+from ttr_core import record, variant
+from ttr_cli.main import main
 from ttr_core.errors import RecordError, VariantError
 from ttr_core.position import score_position
 

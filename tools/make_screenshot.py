@@ -63,7 +63,7 @@ def main() -> int:
         port = s.getsockname()[1]
     base = f"http://127.0.0.1:{port}"
     work = Path(tempfile.mkdtemp(prefix="ttr-shot-"))
-    server = subprocess.Popen([sys.executable, "-m", "ttr_core.cli", "serve", "--db", f"sqlite:///{work / 'g.sqlite3'}",
+    server = subprocess.Popen([sys.executable, "-m", "ttr_cli.main", "serve", "--db", f"sqlite:///{work / 'g.sqlite3'}",
                                "--port", str(port), "--bot-delay", "0", "--log-level", "warning"])
     try:
         for _ in range(300):

@@ -304,6 +304,6 @@ def ttr_dump_position(game: Game, seat: int) -> Mapping[str, Any] | None:
 @hookspec
 def ttr_invariant_problems(game: Game) -> Sequence[str] | None:
     """Return what is wrong with this plugin's part of the state (e.g. stations on board + in supply
-    no longer 3 per player), or nothing. Called by ``ttr_core.testing.invariant_problems`` after
+    no longer 3 per player), or nothing. Called by ``ttr_kit.testing.invariant_problems`` after
     every action of the test suites and the soak run. All answers are collected.
     """

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ttr_core import bots as bot_kinds
+import ttr_bots as bot_kinds
 from ttr_core import record as records
 from ttr_core import variant
 from ttr_core.errors import TTRError, VariantError

@@ -33,7 +33,7 @@ import attrs
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from ttr_core import bots as bot_kinds
+import ttr_bots as bot_kinds
 from ttr_core import record as records
 from ttr_core import variant
 from ttr_core.actions import Action
@@ -100,7 +100,7 @@ class EngineFailure(ServiceError):
 @attrs.frozen
 class Seat:
     name: str
-    bot: str | None  # a bot kind from ttr_core.bots, played by the server; None: a person
+    bot: str | None  # a bot kind from ttr_bots, played by the server; None: a person
     token_hash: str | None  # sha256 of the seat's token (the token itself is never stored)
 
 

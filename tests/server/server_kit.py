@@ -74,7 +74,7 @@ def server_process(db_url: str, log_dir: Path, bot_delay: float = 0.0) -> Iterat
     log = log_dir / f"server-{port}.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "ttr_core.cli", "serve", "--db", db_url, "--host", "127.0.0.1",
+            [sys.executable, "-m", "ttr_cli.main", "serve", "--db", db_url, "--host", "127.0.0.1",
              "--port", str(port), "--bot-delay", str(bot_delay), "--log-level", "warning"],
             stdout=out, stderr=subprocess.STDOUT,
         )

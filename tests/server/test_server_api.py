@@ -396,14 +396,14 @@ def test_the_event_stream_says_what_changed_and_nothing_private(client):
 
 
 def test_ttr_serve_reports_a_bad_database_url(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "ttr_core.cli", "serve", "--db", "nosuchdb://x"],
+    done = subprocess.run([sys.executable, "-m", "ttr_cli.main", "serve", "--db", "nosuchdb://x"],
                           capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert done.returncode == 2
     assert "cannot open the database" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_ttr_serve_has_help():
-    done = subprocess.run([sys.executable, "-m", "ttr_core.cli", "serve", "--help"], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "ttr_cli.main", "serve", "--help"], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0 and "--db" in done.stdout and "postgresql" in done.stdout
 

@@ -224,7 +224,7 @@ def test_a_station_is_built_by_clicking_a_city(browser_page):
 def _tunnel_opening(tries: int = 300):
     """A seed of a two-player ``europe`` game in which seat 0's first turn can be a tunnel claim that
     turns up extra cards (the deck's order depends on the seed alone), with that claim."""
-    from ttr_core import testing
+    from ttr_kit import testing
 
     for seed in range(tries):
         game = testing.new_game("europe", 2, seed)

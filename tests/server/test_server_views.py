@@ -13,7 +13,8 @@ import random
 import pytest
 
 from server_kit import bearer
-from ttr_core import testing, variant
+from ttr_core import variant
+from ttr_kit import testing
 from ttr_core.cards import COLORS
 
 SEATS = [{"name": "Ada"}, {"name": "Bob"}, {"name": "Cy"}]

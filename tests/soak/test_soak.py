@@ -2,7 +2,7 @@
 
 Game ``k`` of the plan is fully determined by ``k``: the variant (``available()`` in turn), the
 player count (cycling over the variant's range), the seed (``k``) and the bots (every bot of
-``ttr_core.bots.BOTS``, mixed over the seats). After every action the invariants must hold
+``ttr_bots.BOTS``, mixed over the seats). After every action the invariants must hold
 (``testing.invariant_problems``); after every game: a result with winners among the active seats,
 no view leaking (``testing.view_leaks``), and the record must replay, through its JSON text, to
 the same bytes.
@@ -25,8 +25,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from ttr_core import record, testing, variant
-from ttr_core.bots import BOTS, play_game
+from ttr_core import record, variant
+from ttr_kit import testing
+from ttr_bots import BOTS, play_game
 
 SLICE = 500
 FULL = 10_000

@@ -45,7 +45,7 @@ tickets=None, open_row=None, deck_top=None, turn=None)``
     The loaded, checked ``Ruleset`` (``.plugins``, ``.configs``, ``.board``, ``.version``).
 
 ``ttr_kit``
-    :mod:`ttr_core.testing` itself: ``set_hand``, ``stack_deck``, ``set_open_row``, ``give_route``,
+    :mod:`ttr_kit.testing` itself: ``set_hand``, ``stack_deck``, ``set_open_row``, ``give_route``,
     ``set_tickets``, ``set_turn``, ``invariant_problems``, ``view_leaks``, ``state_text``...
 
 ``ttr_score_position(data)``
@@ -70,7 +70,8 @@ from typing import Any
 
 import pytest
 
-from ttr_core import testing, variant
+from ttr_core import variant
+from ttr_kit import testing
 from ttr_core.errors import IllegalAction
 from ttr_core.position import score_position
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ttr_core.actions import Action
-from ttr_core.bots.random_bot import RandomBot
-from ttr_core.bots.ticket_bot import TicketBot
+from ttr_bots.random_bot import RandomBot
+from ttr_bots.ticket_bot import TicketBot
 from ttr_core.game import Game
 from ttr_core.variant import Ruleset
 

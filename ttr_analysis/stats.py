@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from ttr_core.analysis.rescore import FIRST_LINES, TOTAL, line_names
+from ttr_analysis.rescore import FIRST_LINES, TOTAL, line_names
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the standard normal
 

@@ -34,8 +34,8 @@ from contextlib import contextmanager
 import attrs
 
 from ttr_core import record, variant
-from ttr_core.analysis.rescore import Scored, Target, rescore_position, scored_of
-from ttr_core.bots import BOTS, play_game
+from ttr_analysis.rescore import Scored, Target, rescore_position, scored_of
+from ttr_bots import BOTS, play_game
 from ttr_core.errors import TTRError
 from ttr_core.position import position_of
 

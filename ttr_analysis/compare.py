@@ -19,9 +19,9 @@ from typing import Any
 
 import attrs
 
-from ttr_core.analysis import plots, stats
-from ttr_core.analysis.rescore import TOTAL, Target, differences
-from ttr_core.analysis.simulate import GameSummary, SimSpec, run
+from ttr_analysis import plots, stats
+from ttr_analysis.rescore import TOTAL, Target, differences
+from ttr_analysis.simulate import GameSummary, SimSpec, run
 
 METHOD = (
     "95% intervals: normal approximation, mean ± 1.96·sd/√games, over per-game means of the per-player "

@@ -11,7 +11,7 @@ import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
-from ttr_core.analysis.rescore import Scored
+from ttr_analysis.rescore import Scored
 
 
 def compare_plot(pairs: Sequence[tuple[Scored, Scored]], a: str, b: str, changed: int, out_dir: Path, stem: str) -> list[Path]:

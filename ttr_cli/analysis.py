@@ -1,7 +1,7 @@
 """``ttr rescore``, ``ttr simulate``, ``ttr compare``: regression-testing rules on real games.
 
-Registered on the main command group by ``ttr_core.cli`` (``register(main)``). The work is done
-in :mod:`ttr_core.analysis`; these commands parse options, show progress and print tables or,
+Registered on the main command group by ``ttr_cli.main`` (``register(main)``). The work is done
+in :mod:`ttr_analysis`; these commands parse options, show progress and print tables or,
 with ``--json``, the same numbers for scripts.
 """
 
@@ -17,16 +17,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.markup import escape
 from rich.table import Table
 
-from ttr_core import bots as bots_mod
-from ttr_core.analysis import compare as compare_mod
-from ttr_core.analysis import rescore as rescore_mod
-from ttr_core.analysis import simulate as simulate_mod
-from ttr_core.analysis import stats
+import ttr_bots as bots_mod
+from ttr_analysis import compare as compare_mod
+from ttr_analysis import rescore as rescore_mod
+from ttr_analysis import simulate as simulate_mod
+from ttr_analysis import stats
 from ttr_core.errors import TTRError
 
 
 def register(main: click.Group) -> None:
-    from ttr_core.cli import _guarded  # the cli module is loading us: import what it has defined
+    from ttr_cli.main import _guarded  # the cli module is loading us: import what it has defined
 
     for command in (rescore, simulate, compare):
         command.callback = _guarded(command.callback)
@@ -34,7 +34,7 @@ def register(main: click.Group) -> None:
 
 
 def _consoles():
-    from ttr_core.cli import err, out
+    from ttr_cli.main import err, out
 
     return out, err
 

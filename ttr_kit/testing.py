@@ -89,9 +89,9 @@ def play_to_end(
     game: Game, bots: Sequence[str] = ("random",), seed: int | None = None, check: bool = True,
     max_actions: int = 20_000,
 ) -> Game:
-    """Let bots (``ttr_core.bots.BOTS`` names, cycled over the seats) finish ``game`` from where it
+    """Let bots (``ttr_bots.BOTS`` names, cycled over the seats) finish ``game`` from where it
     stands, checking the invariants after every action when ``check``."""
-    from ttr_core.bots import BOTS
+    from ttr_bots import BOTS
 
     seed = game.seed if seed is None else seed
     seats = [BOTS[bots[i % len(bots)]](seed, i) for i in range(len(game.state.players))]
@@ -454,7 +454,7 @@ def conformance_problems(ruleset, games: int, first_seed: int = 0) -> list[str]:
     and every plugin whose instance changes from one game to the next (its instance serves every
     game of the ruleset, so game state kept on it leaks between games)."""
     from ttr_core import record
-    from ttr_core.bots import play_game
+    from ttr_bots import play_game
 
     lo, hi = ruleset.players.min, ruleset.players.max
     problems: list[str] = []

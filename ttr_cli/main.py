@@ -19,7 +19,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ttr_core import bots, record, variant
+import ttr_bots as bots
+from ttr_core import record, variant
 from ttr_core.errors import FileProblems, TTRError
 from ttr_core.files import read_json
 from ttr_core.game import Game
@@ -252,7 +253,7 @@ def variants_check(path, games, as_json):
     (cards, trains, scores, ownership, and every plugin's own) must hold, and every game
     must replay to the same record.
     """
-    from ttr_core.testing import conformance_problems
+    from ttr_kit.testing import conformance_problems
 
     vf_path = variant.find_variant(path)
     first = variant.load(str(vf_path))
@@ -276,7 +277,7 @@ def _add_plugin_commands() -> None:
     # register themselves here, so this file stays the home of the basic commands.
     import importlib
 
-    for module in ("ttr_core.cli_analysis", "ttr_core.cli_serve"):
+    for module in ("ttr_cli.analysis", "ttr_cli.serve"):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -1,0 +1,5 @@
+"""The house-rule kit: what a plugin author needs to test rules (an application of the engine).
+
+``ttr_kit.testing`` arranges positions, acts, and checks the engine's invariants and the views;
+``ttr_kit.pytest_plugin`` offers the same as pytest fixtures (the ``pytest11`` entry point ``ttr``).
+"""
