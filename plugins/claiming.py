@@ -1,16 +1,89 @@
 """Claiming a route: what must be paid and what happens when it is (R-ROUTE-1..5, R-SCORE-1).
 
-Ferries (R-FER) and tunnels (R-TUN) plug in here through ``ttr_ferry_payment`` and
-``ttr_claim_started``; parallel routes through ``ttr_closed_routes``.
+This plugin owns the ``claim-route`` action and declares the two hooks of the capability
+``route-claims``: ``ttr_ferry_payment`` (what a ferry's locomotive marks demand, R-FER, answered
+by ``ferries``) and ``ttr_claim_started`` (a claim that goes on as a decision, a tunnel, R-TUN,
+answered by ``tunnels``). Parallel routes close through the core's ``ttr_closed_routes``.
 """
 
 from __future__ import annotations
 
-from ttr_core.actions import ClaimRoute
-from ttr_core.board import Route
-from ttr_core.cards import COLORS, GRAY
-from ttr_core.errors import CannotPay, MalformedAction, RouteTaken
-from ttr_core.plugin import Plugin, hookimpl
+from typing import ClassVar, Protocol
+
+import attrs
+
+from ttr_core.plugin import (
+    CLOSED, COLORS, GRAY, TAKEN, Action, CannotPay, Decision, GameAPI, MalformedAction, Plugin, Route, RouteTaken,
+    hookimpl, hookspec, per_ruleset, single_answer,
+)
+
+
+@attrs.frozen
+class ClaimRoute(Action):
+    """Claim ``route`` (its id), paying in ``color`` with ``locomotives`` locomotives and ``triples``
+    3-for-1 triples (R-FER-2); the other spaces are paid in ``color``. ``color`` is None for an
+    all-locomotive payment."""
+
+    kind: ClassVar[str] = "claim-route"
+    route: str
+    color: str | None = None
+    locomotives: int = 0
+    triples: int = 0
+
+
+class FerryRule(Protocol):
+    """What ``ttr_ferry_payment`` answers: the demands of a ferry's locomotive marks (R-FER-1..2)."""
+
+    def problem(self, route: Route, locomotives: int, triples: int) -> str | None:
+        """Why ``locomotives`` locomotives and ``triples`` triples do not satisfy ``route``'s marks, or None."""
+
+    def options(self, route: Route, n_color: int, n_loco: int) -> list[tuple[int, int]]:
+        """The cheapest payments of ``route`` in one colour, ``[(locomotives, triples), ...]``, given
+        ``n_color`` cards of that colour and ``n_loco`` locomotives in hand."""
+
+
+class RouteClaimHooks:
+    """The hooks of the ``route-claims`` capability, called by this plugin."""
+
+    @hookspec(firstresult=True)
+    @single_answer
+    @per_ruleset
+    def ttr_ferry_payment(self) -> FerryRule | None:
+        """Return the ferry payment rule (R-FER-1..2), a :class:`FerryRule`.
+
+        Called by the ``claiming`` plugin once per ruleset. Without an answer, ferry marks are
+        ordinary spaces and triples are refused. Stops at first non-None result.
+
+        Example::
+
+            @hookimpl
+            def ttr_ferry_payment(self):
+                return FerryRule(three_for_one=self.config.three_for_one)
+        """
+
+    @hookspec(firstresult=True)
+    def ttr_claim_started(
+        self, game: GameAPI, seat: int, route: Route, color: str | None, locomotives: int,
+        paid: tuple[tuple[int, int], ...],
+    ) -> Decision | None:
+        """Begin a checked claim of ``route``, paid in ``color`` with ``locomotives`` locomotives;
+        ``paid`` are the cards the payment took out of the hand, ``(card id, count)`` pairs. Return
+        a decision to make the claim a multi-step action (a tunnel, R-TUN-1), or None to let it
+        complete at once.
+
+        Called by the ``claiming`` plugin after the claim passed every check and the payment left
+        the hand, before the route is placed. A plugin returning a decision takes the payment into
+        its care and later places the route (``game.place_route``) or gives the cards back. Stops
+        at first non-None result.
+
+        Example::
+
+            @hookimpl
+            def ttr_claim_started(self, game, route, paid):
+                if route.tunnel:
+                    return TunnelExtra(route=route.id, base=tuple(c for c, n in paid for _ in range(n)), ...)
+        """
+
 
 _COLOR_ID = {c: i for i, c in enumerate(COLORS)}
 
@@ -30,44 +103,25 @@ def _claim(route_id: str, color: int, locomotives: int, triples: int) -> ClaimRo
     return action
 
 
-def closed_routes(game, seat) -> dict[int, str]:
-    closed: dict[int, str] = {}
-    for answer in game.hook.ttr_closed_routes(game=game, seat=seat):
-        closed.update(answer or {})
-    return closed
-
-
-def spent_cards(game, route: Route, action: ClaimRoute) -> list[tuple[int, int]]:
-    """The cards a checked payment takes from the hand, as ``[(card id, count), ...]``."""
+def spent_cards(game: GameAPI, route: Route, action: ClaimRoute) -> tuple[tuple[int, int], ...]:
+    """The cards a checked payment takes from the hand, as ``((card id, count), ...)``."""
     colored = route.length - action.locomotives - action.triples
     out = []
     if colored + action.triples:
         out.append((_COLOR_ID[action.color], colored + 3 * action.triples))
     if action.locomotives:
         out.append((game.cards.locomotive, action.locomotives))
-    return out
-
-
-def build_route(game, seat: int, route: Route, paid: list[tuple[int, int]]) -> None:
-    """Make ``route`` ``seat``'s: the paid cards (already out of the hand) go to the discard, trains
-    are placed and the route scores at once (R-ROUTE-2)."""
-    st = game.state
-    for card, n in paid:
-        st.discard.extend([card] * n)
-    player = st.players[seat]
-    st.owner[route.index] = seat
-    player.trains -= route.length
-    player.routes.append(route.index)
-    player.route_points += game.route_points(route.length)
-    game.hook.ttr_route_claimed(game=game, seat=seat, route=route)
-
-
-def take_from_hand(hand: list[int], paid: list[tuple[int, int]]) -> None:
-    for card, n in paid:
-        hand[card] -= n
+    return tuple(out)
 
 
 class Claiming(Plugin):
+    provides = ("route-claims",)
+    deterministic = True
+
+    @hookimpl
+    def ttr_addhooks(self, pluginmanager):
+        pluginmanager.add_hookspecs(RouteClaimHooks)
+
     @hookimpl
     def ttr_register_actions(self, registry):
         registry.add(ClaimRoute, self)
@@ -94,7 +148,7 @@ class Claiming(Plugin):
         st = game.state
         player = st.players[seat]
         hand, trains, owner = player.hand, player.trains, st.owner
-        closed = closed_routes(game, seat)
+        closed = game.closed_routes(seat)
         ferry = self._ferry(game)
         nl = hand[game.cards.locomotive]
         have = [c for c in range(len(COLORS)) if hand[c]]
@@ -124,15 +178,11 @@ class Claiming(Plugin):
 
     def check(self, game, seat, action: ClaimRoute) -> None:
         route = self._route(game, seat, action)
-        st = game.state
-        if st.owner[route.index] >= 0:
-            raise RouteTaken(seat, action, f"{route.id} belongs to seat {st.owner[route.index]} already (R-ROUTE-5)")
-        reason = closed_routes(game, seat).get(route.index)
-        if reason:
-            raise RouteTaken(seat, action, reason)
-        player = st.players[seat]
-        if player.trains < route.length:
-            raise CannotPay(seat, action, f"{route.id} needs {route.length} trains, seat has {player.trains} (R-ROUTE-2)")
+        refusal = game.claim_problem(seat, route)
+        if refusal is not None:
+            error = RouteTaken if refusal.code in (TAKEN, CLOSED) else CannotPay
+            raise error(seat, action, refusal.reason)
+        player = game.state.players[seat]
         problem = self.payment_problem(game, route, action)
         if problem:
             raise CannotPay(seat, action, problem)
@@ -173,9 +223,13 @@ class Claiming(Plugin):
     def apply(self, game, seat, action: ClaimRoute) -> None:
         route = game.board.routes[game.board.route_index[action.route]]
         paid = spent_cards(game, route, action)
-        take_from_hand(game.state.players[seat].hand, paid)
-        decision = game.hook.ttr_claim_started(game=game, seat=seat, route=route, payment=action)
+        hand = game.state.players[seat].hand
+        for card, n in paid:
+            hand[card] -= n
+        decision = game.hook.ttr_claim_started(
+            game=game, seat=seat, route=route, color=action.color, locomotives=action.locomotives, paid=paid
+        )
         if decision is None:
-            build_route(game, seat, route, paid)
+            game.place_route(seat, route, paid)
         else:
             game.state.players[seat].decision = decision

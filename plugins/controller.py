@@ -14,8 +14,10 @@ locomotives (``claiming``, ``tunnels``, ``stations``), never see them.
 * Playing one is a whole turn (:class:`PlayController`): dismantle another player's route of
   length <= 4, whose trains and points go back to that player, or build a free route of length
   <= 4 without cards (R-CTL-2). The build places trains and scores like any claim, but goes
-  straight to ``build_route``: no payment is checked and ``ttr_claim_started`` is not called, so a
-  tunnel reveals nothing (R-CTL-3, R-TUN-9). Parallel-route closures apply (R-PAR).
+  straight to the core's ``game.place_route``: no payment is checked and no claim is started, so
+  a tunnel reveals nothing (R-CTL-3, R-TUN-9). Parallel-route closures apply (R-PAR).
+* It answers two hooks other plugins declare: ``ttr_card_takeable`` (``train-cards``) and
+  ``ttr_open_row_needs_reset`` (``open-row``), hence its ``requires``.
 * A played controller goes to the discard pile (R-CTL-4) and may come back with a reshuffle.
 """
 
@@ -26,11 +28,9 @@ from typing import ClassVar
 
 import attrs
 
-from ttr_core.actions import Action
-from ttr_core.board import Route
-from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RouteTaken
-from ttr_core.plugin import Plugin, hookimpl
-from ttr_plugins.claiming import build_route, closed_routes
+from ttr_core.plugin import (
+    CLOSED, TAKEN, Action, CannotPay, IllegalAction, MalformedAction, NotLegalNow, Plugin, RouteTaken, hookimpl,
+)
 
 #: the card's name in the deck, the hands and the views
 CARD = "controller"
@@ -49,21 +49,10 @@ class PlayController(Action):
     route: str
 
 
-def release_route(game, route: Route) -> int:
-    """Make ``route`` free again: its owner gets the trains back and loses its points (R-CTL-2).
-    Returns the seat that owned it."""
-    st = game.state
-    seat = st.owner[route.index]
-    owner = st.players[seat]
-    owner.routes.remove(route.index)
-    owner.trains += route.length
-    owner.route_points -= game.route_points(route.length)
-    st.owner[route.index] = -1
-    game.hook.ttr_route_released(game=game, seat=seat, route=route)
-    return seat
-
-
 class Controller(Plugin):
+    requires = ("card-draws", "open-row")
+    deterministic = True
+
     @attrs.frozen
     class Config:
         #: R-CTL-1, R-SET-2: controller cards in the deck
@@ -107,7 +96,7 @@ class Controller(Plugin):
         for route in short:
             if st.owner[route.index] not in (-1, seat):
                 yield PlayController(DISMANTLE, route.id)
-        closed = closed_routes(game, seat)
+        closed = game.closed_routes(seat)
         for route in short:
             if st.owner[route.index] < 0 and route.index not in closed and route.length <= player.trains:
                 yield PlayController(BUILD, route.id)
@@ -134,14 +123,12 @@ class Controller(Plugin):
             if owner == seat:
                 raise IllegalAction(seat, action, f"{route.id} is your own: a controller dismantles another player's route (R-CTL-2)")
             return
-        if owner >= 0:
-            raise RouteTaken(seat, action, f"{route.id} belongs to seat {owner} already (R-ROUTE-5)")
-        reason = closed_routes(game, seat).get(route.index)
-        if reason:
-            raise RouteTaken(seat, action, reason)
-        trains = st.players[seat].trains
-        if trains < route.length:
+        refusal = game.claim_problem(seat, route)
+        if refusal is not None and refusal.code in (TAKEN, CLOSED):
+            raise RouteTaken(seat, action, refusal.reason)
+        if refusal is not None:
             # R-CTL-2: the controller replaces the cards, not the trains
+            trains = st.players[seat].trains
             raise CannotPay(seat, action, f"{route.id} needs {route.length} trains, seat has {trains} (R-CTL-2)")
 
     def apply(self, game, seat, action: PlayController) -> None:
@@ -151,10 +138,10 @@ class Controller(Plugin):
         st.discard.append(card)  # R-CTL-4
         route = game.board.routes[game.board.route_index[action.route]]
         if action.mode == DISMANTLE:
-            release_route(game, route)
+            game.free_route(route)
         else:
-            # R-CTL-2..3: no cards, and straight to build_route, so no tunnel reveal is started
-            build_route(game, seat, route, [])
+            # R-CTL-2..3: no cards, and straight to place_route, so no tunnel reveal is started
+            game.place_route(seat, route)
 
     def _held(self, game, seat) -> bool:
         card = game.cards.index.get(CARD)

@@ -2,8 +2,9 @@
 3-for-1 rule that lets three cards of the paying colour stand in for one of those locomotives
 (R-FER-2).
 
-The plugin answers the policy hook ``ttr_ferry_payment`` with a :class:`FerryRule`; ``claiming``
-asks it which payments a hand can make and whether a given payment fits a route. A payment is
+The plugin answers ``ttr_ferry_payment``, a hook the ``claiming`` plugin declares and calls (the
+capability ``route-claims``), with a :class:`FerryRule`: which payments a hand can make and whether
+a given payment fits a route. A payment is
 ``locomotives`` locomotives, ``triples`` triples, and the rest of the route's spaces in one colour:
 ``length - locomotives - triples`` cards, plus ``3 × triples`` more of the same colour.
 """
@@ -14,8 +15,7 @@ import functools
 
 import attrs
 
-from ttr_core.board import Route
-from ttr_core.plugin import Plugin, hookimpl
+from ttr_core.plugin import Plugin, Route, hookimpl
 
 
 @attrs.frozen
@@ -86,6 +86,9 @@ def _cheapest(three_for_one: bool, length: int, marks: int, n_color: int, n_loco
 
 
 class Ferries(Plugin):
+    requires = ("route-claims",)
+    deterministic = True
+
     @attrs.frozen
     class Config:
         #: R-FER-2 (wor only): three cards of the paying colour may replace a mark's locomotive

@@ -8,6 +8,8 @@ from ttr_core.plugin import Plugin, hookimpl
 
 
 class FinalRound(Plugin):
+    deterministic = True
+
     @attrs.frozen
     class Config:
         trains_threshold: int = 2

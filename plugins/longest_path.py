@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from ttr_core.network import longest_trail
-from ttr_core.plugin import Plugin, hookimpl
-from ttr_core.scoring import Bonus
+from ttr_core.plugin import Bonus, Plugin, hookimpl, longest_trail
 
 NAME = "longest-path"
 
@@ -18,6 +16,9 @@ def path_length(game, seat: int) -> int:
 
 
 class LongestPath(Plugin):
+    provides = ("tie-breaker:longest-path-bonus", "tie-breaker:longest-path-length")
+    deterministic = True
+
     @attrs.frozen
     class Config:
         points: int = 10
@@ -31,3 +32,12 @@ class LongestPath(Plugin):
         if top == 0 and not self.config.everyone_if_nobody_built:
             return []
         return [Bonus(s, NAME, self.config.points, f"{n} spaces") for s, n in enumerate(lengths) if n == top]
+
+    @hookimpl(optionalhook=True)
+    def ttr_tie_breaker(self, game, name, score):
+        # declared by the winner plugin; optional, as a variant may decide winners another way
+        if name == "longest-path-bonus":
+            return int(score.bonus(NAME) > 0)
+        if name == "longest-path-length":
+            return path_length(game, score.seat)
+        return None

@@ -20,8 +20,7 @@ from typing import Literal
 
 import attrs
 
-from ttr_core.plugin import Plugin, hookimpl
-from ttr_core.scoring import Bonus, TicketOutcome
+from ttr_core.plugin import Bonus, Plugin, TicketOutcome, hookimpl
 
 #: per measure: (the count of one seat, the word used in the bonus detail)
 MEASURES: dict[str, tuple[Callable, str]] = {
@@ -59,6 +58,8 @@ def winners_of(counts: Sequence[int]) -> list[int]:
 
 
 class MajorityBonuses(Plugin):
+    deterministic = True
+
     @attrs.frozen
     class Config:
         #: R-BON-3 (ussr): +15 most completed tickets, +7 most ferries, +7 most tunnels

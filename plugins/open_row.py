@@ -1,16 +1,43 @@
-"""The open row of face-up cards: when it is refilled and when it is reset (R-ROW-1..3, R-SET-3)."""
+"""The open row of face-up cards: when it is refilled and when it is reset (R-ROW-1..3, R-SET-3).
+
+It declares ``ttr_open_row_needs_reset`` (the capability ``open-row``), through which other rules
+reset the row too (``ussr``'s controller, R-ROW-4).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 import attrs
 
-from ttr_core.plugin import Plugin, hookimpl
-from ttr_plugins.train_cards import draw_from_deck
+from ttr_core.plugin import GameAPI, Plugin, hookimpl, hookspec
+
+
+class OpenRowHooks:
+    """The hooks of the ``open-row`` capability, called by this plugin."""
+
+    @hookspec
+    def ttr_open_row_needs_reset(self, game: GameAPI, row: Sequence[int]) -> bool | None:
+        """Return True if the open row ``row`` (card ids, -1 for an empty slot) must be reset
+        (R-ROW-2, R-ROW-4).
+
+        Called by the ``open-row`` plugin after the row is filled or refilled, this plugin
+        included. All answers are asked; any True resets the row.
+
+        Example::
+
+            @hookimpl
+            def ttr_open_row_needs_reset(self, game, row):
+                return row.count(game.cards.locomotive) >= 3
+        """
 
 
 class OpenRow(Plugin):
+    requires = ("card-draws",)
+    provides = ("open-row",)
+    deterministic = True
+
     @attrs.frozen
     class Config:
         size: int = 5
@@ -24,16 +51,16 @@ class OpenRow(Plugin):
         max_resets: int = 3
 
     @hookimpl
+    def ttr_addhooks(self, pluginmanager):
+        pluginmanager.add_hookspecs(OpenRowHooks)
+
+    @hookimpl
     def ttr_game_created(self, game):
         game.state.open_row = [-1] * self.config.size
 
     @hookimpl(trylast=True)
     def ttr_setup_table(self, game):
         self.fill(game)  # R-SET-3: the start is checked for a reset too
-
-    @hookimpl
-    def ttr_open_row_refill(self):
-        return self.config.refill
 
     @hookimpl
     def ttr_open_row_needs_reset(self, game, row):
@@ -76,7 +103,7 @@ class OpenRow(Plugin):
         dealt = False
         for i, card in enumerate(row):
             if card < 0:
-                new = draw_from_deck(game)
+                new = game.draw_card()
                 if new is None:
                     break
                 row[i] = new

@@ -8,6 +8,8 @@ from ttr_core.plugin import Plugin, hookimpl
 
 
 class ParallelRoutes(Plugin):
+    deterministic = True
+
     @attrs.frozen
     class Config:
         #: R-PAR-1: a player may own at most one of a set of parallel routes

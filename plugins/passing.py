@@ -3,19 +3,32 @@ every active player passes in a row, nothing can change any more and the game en
 
 from __future__ import annotations
 
-from ttr_core.actions import Pass
-from ttr_core.errors import NotLegalNow
-from ttr_core.plugin import Plugin, hookimpl
+from typing import ClassVar
+
+import attrs
+
+from ttr_core.plugin import Action, NotLegalNow, Plugin, hookimpl
+
+
+@attrs.frozen
+class Pass(Action):
+    """Do nothing this turn: legal only when no other action is (R-TURN-2)."""
+
+    kind: ClassVar[str] = "pass"
+
+
+@attrs.define
+class PassingState:
+    passes_in_a_row: int = 0
 
 
 class Passing(Plugin):
+    State = PassingState
+    deterministic = True
+
     @hookimpl
     def ttr_register_actions(self, registry):
         registry.add(Pass, self, fallback=True)
-
-    @hookimpl
-    def ttr_game_created(self, game):
-        game.state.ext[self.name] = {"passes_in_a_row": 0}
 
     def legal(self, game, seat):
         yield Pass()
@@ -25,12 +38,12 @@ class Passing(Plugin):
             raise NotLegalNow(seat, action, "passing is allowed only when no other action is (R-TURN-2)")
 
     def apply(self, game, seat, action):
-        self.ext(game)["passes_in_a_row"] += 1
+        self.state(game).passes_in_a_row += 1
 
     @hookimpl
     def ttr_turn_ended(self, game, action):
-        ext = self.ext(game)
+        state = self.state(game)
         if action.kind != Pass.kind:
-            ext["passes_in_a_row"] = 0
-        elif ext["passes_in_a_row"] >= len(game.active_seats()):
+            state.passes_in_a_row = 0
+        elif state.passes_in_a_row >= len(game.active_seats()):
             game.finish("every player passed in a row: nothing is left to do (R-TURN-2)")

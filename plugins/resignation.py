@@ -13,8 +13,7 @@ from typing import ClassVar
 
 import attrs
 
-from ttr_core.actions import Action
-from ttr_core.plugin import Plugin, hookimpl
+from ttr_core.plugin import Action, Plugin, hookimpl
 
 
 @attrs.frozen
@@ -25,6 +24,8 @@ class Resign(Action):
 
 
 class Resignation(Plugin):
+    deterministic = True
+
     @hookimpl
     def ttr_register_actions(self, registry):
         # any_time: the core admits it from any active seat whatever the turn or decision. Not

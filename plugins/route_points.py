@@ -20,6 +20,8 @@ def _check_table(_instance, _attribute, table: dict[str, int]) -> None:
 
 
 class RoutePoints(Plugin):
+    deterministic = True
+
     @attrs.frozen
     class Config:
         table: dict[str, int] = attrs.field(factory=lambda: dict(STANDARD), validator=_check_table)

@@ -1,19 +1,16 @@
 """Stations (R-STA-1..5, R-BON-4): build one in a free city, then at the end borrow one route of
 another player touching that city, for tickets only.
 
-State, in ``game.state.ext["stations"]`` (JSON data):
-
-* ``built``: ``{"<seat>": n}``, stations taken from the supply. The ``fewest-stations`` tie-breaker
-  of ``ttr_plugins.winner`` reads exactly this shape.
-* ``cities``: ``{"<seat>": ["Paris", ...]}``, the board, in build order (the order of the notes).
-
-``built`` is a counter kept beside the board on purpose: the invariant "on the board + in supply =
-``count``" compares the two, so a handler that moves one and forgets the other is caught.
+State (:class:`StationsState`, per seat): ``built``, stations taken from the supply, and
+``cities``, the board, in build order (the order of the notes). ``built`` is a counter kept beside
+the board on purpose: the invariant "on the board + in supply = ``count``" compares the two, so a
+handler that moves one and forgets the other is caught.
 
 Which route each station borrows is not stored: the owner chooses only at the end (R-STA-4), so
-the choice is computed when tickets are scored. This plugin answers ``ttr_borrowable_routes`` with
-one group per station; ``ttr_plugins.tickets.ticket_outcome`` tries every combination of one
-route per group. The groups are pruned and deduplicated here (``borrow_groups``) so that the
+the choice is computed when tickets are scored. This plugin answers ``ttr_borrowable_routes``
+(declared by the ``tickets`` plugin, hence ``requires``) with one group per station; the tickets
+plugin tries every combination of one route per group. It also answers the winner plugin's
+``ttr_tie_breaker`` for ``fewest-stations`` (europe's last tie-breaker). The groups are pruned and deduplicated here (``borrow_groups``) so that the
 combinations are few without ever dropping one that could score more.
 """
 
@@ -24,12 +21,10 @@ from typing import ClassVar, Literal
 
 import attrs
 
-from ttr_core.actions import Action
-from ttr_core.cards import COLORS, GRAY
-from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RecordError
-from ttr_core.network import DisjointSets
-from ttr_core.plugin import Plugin, hookimpl
-from ttr_core.scoring import Bonus
+from ttr_core.plugin import (
+    COLORS, GRAY, Action, Bonus, CannotPay, DisjointSets, IllegalAction, MalformedAction, NotLegalNow, Plugin,
+    RecordError, hookimpl,
+)
 
 NAME = "stations"
 BONUS = "unused-stations"
@@ -57,7 +52,20 @@ def _check_count(instance, _attribute, count: int) -> None:
         raise ValueError(f"count: must not be negative, got {count}")
 
 
+@attrs.define
+class StationsState:
+    """Per seat: stations taken from the supply, and the cities they stand in (in build order)."""
+
+    built: dict[int, int]
+    cities: dict[int, list[str]]
+
+
 class Stations(Plugin):
+    State = StationsState
+    requires = ("tickets",)
+    provides = ("tie-breaker:fewest-stations",)
+    deterministic = True
+
     @attrs.frozen
     class Config:
         #: R-SET-5: stations per player
@@ -80,28 +88,26 @@ class Stations(Plugin):
     def ttr_register_actions(self, registry):
         registry.add(BuildStation, self)
 
-    @hookimpl
-    def ttr_game_created(self, game):
-        seats = [str(s) for s in range(len(game.state.players))]
-        game.state.ext[self.name] = {"built": {s: 0 for s in seats}, "cities": {s: [] for s in seats}}
+    def new_state(self, players: int) -> StationsState:
+        return StationsState({s: 0 for s in range(players)}, {s: [] for s in range(players)})
 
     # --- reading the state ---------------------------------------------------------------------
 
     def cities_of(self, game, seat: int) -> list[str]:
-        return self.ext(game)["cities"][str(seat)]
+        return self.state(game).cities[seat]
 
     def owner_of(self, game, city: str) -> int | None:
-        for seat, cities in self.ext(game)["cities"].items():
+        for seat, cities in self.state(game).cities.items():
             if city in cities:
-                return int(seat)
+                return seat
         return None
 
     def left(self, game, seat: int) -> int:
-        return self.config.count - self.ext(game)["built"][str(seat)]
+        return self.config.count - self.state(game).built[seat]
 
     def _paying_colors(self, game, seat: int, city: str) -> tuple[int, ...]:
         """Colour ids that may pay the next station in ``city`` (R-STA-2); locomotives always may."""
-        if self.config.first_card == "route-color" and self.ext(game)["built"][str(seat)] == 0:
+        if self.config.first_card == "route-color" and self.state(game).built[seat] == 0:
             colors = {r.color for r in game.board.routes if city in (r.a, r.b)}
             if GRAY not in colors:
                 return tuple(sorted(_COLOR_ID[c] for c in colors))
@@ -112,10 +118,10 @@ class Stations(Plugin):
     def legal(self, game, seat) -> Iterator[BuildStation]:
         if self.left(game, seat) <= 0:
             return
-        cost = self.config.costs[self.ext(game)["built"][str(seat)]]
+        cost = self.config.costs[self.state(game).built[seat]]
         hand = game.state.players[seat].hand
         nl = hand[game.cards.locomotive]
-        taken = {c for cities in self.ext(game)["cities"].values() for c in cities}
+        taken = {c for cities in self.state(game).cities.values() for c in cities}
         for city in game.board.cities:
             if city.name in taken:
                 continue
@@ -144,7 +150,7 @@ class Stations(Plugin):
 
     def payment_problem(self, game, seat: int, action: BuildStation) -> str | None:
         """Why this payment does not pay the next station (R-STA-2), or None."""
-        nth = self.ext(game)["built"][str(seat)]
+        nth = self.state(game).built[seat]
         cost = self.config.costs[nth]
         colored = cost - action.locomotives
         what = f"station {nth + 1} costs {cost} card(s) of one colour, locomotives wild (R-STA-2)"
@@ -173,21 +179,28 @@ class Stations(Plugin):
         return out
 
     def apply(self, game, seat, action: BuildStation) -> None:
-        ext = self.ext(game)
-        cost = self.config.costs[ext["built"][str(seat)]]
+        state = self.state(game)
+        cost = self.config.costs[state.built[seat]]
         st = game.state
         hand = st.players[seat].hand
         for card, n in self._spent(game, action, cost - action.locomotives):
             hand[card] -= n
             st.discard.extend([card] * n)
-        ext["built"][str(seat)] += 1
-        ext["cities"][str(seat)].append(action.city)
+        state.built[seat] += 1
+        state.cities[seat].append(action.city)
 
     # --- the end of the game ------------------------------------------------------------------
 
     @hookimpl
     def ttr_borrowable_routes(self, game, seat):
         return borrow_groups(game, seat, self.cities_of(game, seat))
+
+    @hookimpl(optionalhook=True)
+    def ttr_tie_breaker(self, game, name, score):
+        # declared by the winner plugin; optional, as a variant may decide winners another way
+        if name == "fewest-stations":
+            return -self.state(game).built[score.seat]
+        return None
 
     @hookimpl
     def ttr_end_bonuses(self, game):
@@ -220,9 +233,9 @@ class Stations(Plugin):
                 problems.append(f"{at}[{i}]: {city} has a station of {who} already: one per city (R-STA-1)")
         if problems:
             raise RecordError(problems)
-        ext = self.ext(game)
-        ext["cities"][str(seat)] = list(cities)
-        ext["built"][str(seat)] = len(cities)
+        state = self.state(game)
+        state.cities[seat] = list(cities)
+        state.built[seat] = len(cities)
         return [NAME]
 
     @hookimpl
@@ -245,11 +258,11 @@ class Stations(Plugin):
 
     @hookimpl
     def ttr_invariant_problems(self, game):
-        ext = self.ext(game)
+        state = self.state(game)
         problems = []
         seen: dict[str, int] = {}
         for s in range(len(game.state.players)):
-            built, cities = ext["built"].get(str(s)), ext["cities"].get(str(s))
+            built, cities = state.built.get(s), state.cities.get(s)
             if built is None or cities is None:
                 problems.append(f"stations: seat {s} has no station record")
                 continue

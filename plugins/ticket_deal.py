@@ -1,4 +1,7 @@
-"""How tickets are dealt, kept and rejected: at the start (R-SET-4) and when drawn (R-TIX-1)."""
+"""How tickets are dealt, kept and rejected: at the start (R-SET-4) and when drawn (R-TIX-1).
+
+It answers ``ttr_ticket_deal``, which the ``tickets`` plugin declares and calls; its answer is a
+``TicketDeal`` as that hook describes."""
 
 from __future__ import annotations
 
@@ -43,6 +46,10 @@ class TicketDeal:
 
 
 class TicketDealing(Plugin):
+    requires = ("tickets",)
+    provides = ("ticket-deal",)
+    deterministic = True
+
     @attrs.frozen
     class Config:
         start: TicketDeal = TicketDeal({ANY: 3}, {ANY: 2})

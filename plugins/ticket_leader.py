@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import attrs
 
-from ttr_core.plugin import Plugin, hookimpl
-from ttr_core.scoring import Bonus
+from ttr_core.plugin import Bonus, Plugin, hookimpl
 
 NAME = "ticket-leader"
 
 
 class TicketLeader(Plugin):
+    deterministic = True
+
     @attrs.frozen
     class Config:
         points: int = 10

@@ -1,20 +1,91 @@
 """Tickets: choosing starting tickets (R-SET-4, R-SET-6), drawing tickets (R-TIX-1), and which
-tickets are completed at the end (R-TIX-2..3, R-SCORE-2), stations' borrowed routes included."""
+tickets are completed at the end (R-TIX-2..3, R-SCORE-2), stations' borrowed routes included.
+
+This plugin owns the ``draw-tickets`` and ``keep-tickets`` actions and declares the hooks of the
+capability ``tickets``: ``ttr_ticket_deal`` (how many are dealt and kept, answered by
+``ticket-deal``) and ``ttr_borrowable_routes`` (routes a player may borrow for tickets, answered by
+``stations``).
+"""
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
+from typing import ClassVar, Literal, Protocol
 
 import attrs
 
-from ttr_core.actions import DrawTickets, KeepTickets
-from ttr_core.errors import MalformedAction, NotLegalNow
-from ttr_core.network import DisjointSets
-from ttr_core.plugin import Plugin, hookimpl
-from ttr_core.scoring import TicketOutcome
-from ttr_core.state import Decision
-from ttr_plugins.ticket_deal import ANY, TicketDeal
+from ttr_core.plugin import (
+    Action, Decision, DisjointSets, GameAPI, MalformedAction, NotLegalNow, Plugin, TicketOutcome, hookimpl, hookspec,
+    per_ruleset, required, single_answer,
+)
+
+#: in a ``TicketDeal``: tickets of any kind
+ANY = "any"
+
+
+@attrs.frozen
+class DrawTickets(Action):
+    """Draw tickets from the ticket deck and choose which to keep (R-TIX-1)."""
+
+    kind: ClassVar[str] = "draw-tickets"
+
+
+@attrs.frozen
+class KeepTickets(Action):
+    """Keep these of the tickets on offer (ids like ``"Denver-El Paso"``); the others are rejected."""
+
+    kind: ClassVar[str] = "keep-tickets"
+    tickets: tuple[str, ...] = ()
+
+
+class TicketDeal(Protocol):
+    """What ``ttr_ticket_deal`` answers. ``deal``: how many tickets of each kind are offered
+    (``"any"``: whatever lies on top). ``keep``: the least that must be kept, per kind (``"any"``:
+    in total). ``rejects``: where the others go, ``"bottom"`` of the ticket deck or ``"box"`` (out of
+    the game). ``box_undealt``: at the start only, ticket kinds whose undealt tickets leave the game."""
+
+    deal: Mapping[str, int]
+    keep: Mapping[str, int]
+    rejects: Literal["bottom", "box"]
+    box_undealt: Sequence[str]
+
+
+class TicketHooks:
+    """The hooks of the ``tickets`` capability, called by this plugin."""
+
+    @hookspec(firstresult=True)
+    @single_answer
+    @per_ruleset
+    @required
+    def ttr_ticket_deal(self, purpose: str) -> TicketDeal:
+        """Return how tickets are dealt, kept and rejected, a :class:`TicketDeal`. ``purpose`` is
+        ``"start"`` (the starting tickets, R-SET-4) or ``"draw"`` (the draw-tickets action, R-TIX-1).
+
+        Called by the ``tickets`` plugin once per ruleset for each purpose. Stops at first non-None
+        result.
+
+        Example::
+
+            @hookimpl
+            def ttr_ticket_deal(self, purpose):
+                return self.config.start if purpose == "start" else self.config.draw
+        """
+
+    @hookspec
+    def ttr_borrowable_routes(self, game: GameAPI, seat: int) -> Sequence[tuple[str, Sequence[int]]] | None:
+        """Return groups of routes ``seat`` may borrow for tickets: ``[(label, [route index, ...]), ...]``.
+
+        Called by the ``tickets`` plugin when ``seat``'s tickets are scored. From each group
+        exactly one route is borrowed, the same one for every ticket (R-STA-3..4); the tickets
+        plugin picks the choice that scores best. All answers are collected.
+
+        Example::
+
+            @hookimpl
+            def ttr_borrowable_routes(self, game, seat):
+                return [(f"station in {city}", routes_touching(game, city)) for city in self.state(game).cities[seat]]
+        """
 
 
 @attrs.frozen
@@ -27,8 +98,22 @@ class ChooseTickets(Decision):
     def public(self):
         return {"kind": self.kind, "offered": len(self.offered)}
 
+    def held_tickets(self) -> tuple[int, ...]:
+        return self.offered
+
+    def with_held_tickets(self, tickets: tuple[int, ...]) -> ChooseTickets:
+        return attrs.evolve(self, offered=tuple(tickets))
+
 
 class Tickets(Plugin):
+    requires = ("ticket-deal",)
+    provides = ("tickets",)
+    deterministic = True
+
+    @hookimpl
+    def ttr_addhooks(self, pluginmanager):
+        pluginmanager.add_hookspecs(TicketHooks)
+
     @hookimpl
     def ttr_register_actions(self, registry):
         registry.add(DrawTickets, _DrawTickets(self))

@@ -1,16 +1,60 @@
-"""Train cards: the deck (R-SET-2), the starting hands (R-SET-3) and drawing cards (R-DRAW-1..3)."""
+"""Train cards: the deck (R-SET-2), the starting hands (R-SET-3) and drawing cards (R-DRAW-1..3).
+
+It declares two hooks for the plugins that shape the open row (the capability ``card-draws``):
+``ttr_card_takeable`` (may this face-up card be taken?) and ``ttr_card_taken`` (a card was taken).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import ClassVar
 
 import attrs
 
-from ttr_core.actions import DrawCard
-from ttr_core.cards import COLORS, LOCOMOTIVE
-from ttr_core.errors import MalformedAction, NotLegalNow
-from ttr_core.plugin import Plugin, hookimpl
-from ttr_core.state import Decision
+from ttr_core.plugin import (
+    COLORS, LOCOMOTIVE, Action, Decision, GameAPI, MalformedAction, NotLegalNow, Plugin, hookimpl, hookspec,
+)
+
+
+@attrs.frozen
+class DrawCard(Action):
+    """Take one train card: from open-row ``slot`` (0-4), or blind from the deck when ``slot`` is None."""
+
+    kind: ClassVar[str] = "draw-card"
+    slot: int | None = None
+
+
+class CardDrawHooks:
+    """The hooks of the ``card-draws`` capability, called by this plugin."""
+
+    @hookspec
+    def ttr_card_takeable(self, game: GameAPI, seat: int, slot: int, card: int) -> bool | None:
+        """Return False if ``seat`` may not take the face-up ``card`` from open-row ``slot`` (``ussr``:
+        a controller is only ever drawn blind, R-CTL-5).
+
+        Called by the ``train-cards`` plugin when draws are listed and checked, if any plugin
+        implements it. All answers are asked; any False forbids the pick.
+
+        Example::
+
+            @hookimpl
+            def ttr_card_takeable(self, game, card):
+                return game.cards.names[card] != "controller"
+        """
+
+    @hookspec
+    def ttr_card_taken(self, game: GameAPI, seat: int, slot: int | None, card: int) -> None:
+        """Called by the ``train-cards`` plugin after ``seat`` took ``card`` from open-row ``slot``
+        (``None``: blind from the deck). The open-row plugin refills here when the refill is
+        immediate. Returns nothing.
+
+        Example::
+
+            @hookimpl
+            def ttr_card_taken(self, game, slot):
+                if slot is not None:
+                    refill(game)
+        """
 
 
 @attrs.frozen
@@ -19,18 +63,6 @@ class SecondCard(Decision):
 
     kind: str = "second-card"
     allowed: tuple[str, ...] = ("draw-card",)
-
-
-def draw_from_deck(game) -> int | None:
-    """The top card of the deck; an empty deck is first rebuilt from the shuffled discard (R-DRAW-3).
-    None when both are empty."""
-    st = game.state
-    if not st.deck:
-        if not st.discard:
-            return None
-        st.deck, st.discard = st.discard, []
-        game.rng.shuffle(st.deck)
-    return st.deck.pop()
 
 
 def _takeable(game, seat: int, slot: int, card: int) -> bool:
@@ -50,6 +82,9 @@ _DRAWS: dict[int | None, DrawCard] = {}
 
 
 class TrainCards(Plugin):
+    provides = ("card-draws",)
+    deterministic = True
+
     @attrs.frozen
     class Config:
         per_color: int = 12
@@ -57,6 +92,10 @@ class TrainCards(Plugin):
         starting_hand: int = 4
         #: R-DRAW-2: a face-up locomotive taken first ends the draw and may not be the second card
         face_up_locomotive_ends_draw: bool = True
+
+    @hookimpl
+    def ttr_addhooks(self, pluginmanager):
+        pluginmanager.add_hookspecs(CardDrawHooks)
 
     @hookimpl
     def ttr_deck_cards(self):
@@ -70,7 +109,7 @@ class TrainCards(Plugin):
     def ttr_setup_table(self, game):
         for player in game.state.players:
             for _ in range(self.config.starting_hand):
-                card = draw_from_deck(game)
+                card = game.draw_card()
                 if card is not None:
                     player.hand[card] += 1
 
@@ -120,7 +159,7 @@ class TrainCards(Plugin):
         player = st.players[seat]
         second = player.decision is not None
         if action.slot is None:
-            card = draw_from_deck(game)
+            card = game.draw_card()
         else:
             card, st.open_row[action.slot] = st.open_row[action.slot], -1
         player.hand[card] += 1

@@ -1,10 +1,11 @@
 """Tunnels: after the base payment, cards revealed from the deck may ask for extra cards (R-TUN-1..7).
 
 A claim of a tunnel route goes through ``claiming`` as usual (the base payment, ferry marks
-included, is checked there and leaves the hand), then ``ttr_claim_started`` reveals the cards:
+included, is checked there and leaves the hand), then ``ttr_claim_started`` (declared by
+``claiming``: this plugin requires ``route-claims``) reveals the cards:
 
 * no extra card needed (or nothing left to reveal): the revealed cards go to the discard and the
-  hook returns None, so ``claiming`` builds the route with the base payment as for any route;
+  hook returns None, so ``claiming`` places the route with the base payment as for any route;
 * otherwise the player gets a :class:`TunnelExtra` decision, holding the base and the revealed
   cards, answered by ``pay-tunnel`` (:class:`PayTunnel`) or ``decline-tunnel`` (:class:`DeclineTunnel`).
 """
@@ -16,14 +17,9 @@ from typing import Any, ClassVar, Literal
 
 import attrs
 
-from ttr_core.actions import Action, ClaimRoute
-from ttr_core.board import Route
-from ttr_core.cards import COLORS, LOCOMOTIVE
-from ttr_core.errors import CannotPay, MalformedAction
-from ttr_core.plugin import Plugin, hookimpl
-from ttr_core.state import Decision
-from ttr_plugins.claiming import build_route, spent_cards
-from ttr_plugins.train_cards import draw_from_deck
+from ttr_core.plugin import (
+    COLORS, LOCOMOTIVE, Action, CannotPay, Decision, MalformedAction, Plugin, Route, hookimpl,
+)
 
 
 @attrs.frozen
@@ -89,7 +85,7 @@ class TunnelExtra(Decision):
 
 
 def extra_cards(
-    route: Route, payment: ClaimRoute, revealed_names: list[str], revealed_locomotives: str
+    route: Route, color: str | None, locomotives: int, revealed_names: list[str], revealed_locomotives: str
 ) -> tuple[int, bool]:
     """How many extra cards the revealed cards ask for, and whether they must be locomotives.
 
@@ -97,14 +93,14 @@ def extra_cards(
     R-TUN-3: a revealed locomotive adds one ("always": europe, ussr), or (``wor``,
     "with-locomotive-in-base") only if the base holds a real locomotive; a triple does not count.
     R-TUN-4: an all-locomotive base counts only revealed locomotives and is paid in locomotives;
-    with a triple in the base, the paying colour is the triple's, which is ``payment.color``.
+    with a triple in the base, the paying colour is the triple's, which is ``color``.
     """
-    if payment.locomotives >= route.length:  # R-TUN-4: the base is all locomotives
+    if locomotives >= route.length:  # R-TUN-4: the base is all locomotives
         return sum(1 for name in revealed_names if name == LOCOMOTIVE), True
-    loco_counts = revealed_locomotives == "always" or payment.locomotives > 0
+    loco_counts = revealed_locomotives == "always" or locomotives > 0
     extra = 0
     for name in revealed_names:
-        if name == payment.color:
+        if name == color:
             extra += 1
         elif name == LOCOMOTIVE and loco_counts:
             extra += 1
@@ -112,6 +108,9 @@ def extra_cards(
 
 
 class Tunnels(Plugin):
+    requires = ("route-claims",)
+    deterministic = True
+
     @attrs.frozen
     class Config:
         #: R-TUN-1: how many cards are turned from the deck
@@ -126,27 +125,26 @@ class Tunnels(Plugin):
         registry.add(DeclineTunnel, _Decline(), starts_turn=False)
 
     @hookimpl
-    def ttr_claim_started(self, game, seat, route: Route, payment):
-        if not route.tunnel or not isinstance(payment, ClaimRoute):
+    def ttr_claim_started(self, game, route: Route, color, locomotives, paid):
+        if not route.tunnel:
             return None
         revealed = []
         for _ in range(self.config.reveal):
-            card = draw_from_deck(game)  # R-TUN-1: the discard is shuffled in when the deck runs out
+            card = game.draw_card()  # R-TUN-1: the discard is shuffled in when the deck runs out
             if card is None:
                 break  # fewer cards than asked for exist: only those are checked
             revealed.append(card)
         names = [game.cards.names[c] for c in revealed]
-        extra, locos_only = extra_cards(route, payment, names, self.config.revealed_locomotives)
+        extra, locos_only = extra_cards(route, color, locomotives, names, self.config.revealed_locomotives)
         if extra == 0:
             # Nothing to add (or nothing was left to reveal: built without a check, R-TUN-1): the
-            # revealed cards go to the discard (R-TUN-6) and claiming builds the route with the base
-            # payment, which it holds, as it builds any route.
+            # revealed cards go to the discard (R-TUN-6) and claiming places the route with the base
+            # payment, which it holds, as it places any route.
             game.state.discard.extend(revealed)
             return None
-        base = [card for card, n in spent_cards(game, route, payment) for _ in range(n)]
-        color = None if locos_only else payment.color
+        base = [card for card, n in paid for _ in range(n)]
         return TunnelExtra(
-            route=route.id, color=color, extra=extra, locomotives_only=locos_only,
+            route=route.id, color=None if locos_only else color, extra=extra, locomotives_only=locos_only,
             base=tuple(base), revealed=tuple(revealed), revealed_names=tuple(names),
         )
 
@@ -233,7 +231,7 @@ class _Pay:
         player.decision = None
         # R-TUN-7: the extra cards go to the discard with the base; the trains placed and the points
         # scored are the route's own
-        build_route(game, seat, route, [(card, 1) for card in d.base] + extra)
+        game.place_route(seat, route, [(card, 1) for card in d.base] + extra)
 
 
 def _extra_cards(game, d: TunnelExtra, action: PayTunnel) -> list[tuple[int, int]]:

@@ -1,34 +1,61 @@
-"""Who wins: the highest total, then the rule set's tie-breakers (the winner row of RULES.md)."""
+"""Who wins: the highest total, then the rule set's tie-breakers (the winner row of RULES.md).
+
+The ``tickets`` tie-breaker (most completed tickets) is this plugin's own. Any other is a fact
+some other plugin knows, asked through ``ttr_tie_breaker``, which this plugin declares: the
+longest-path plugin answers ``longest-path-bonus`` and ``longest-path-length``, the stations plugin
+``fewest-stations``. A plugin answering a tie-breaker lists ``tie-breaker:<name>`` in its
+``provides``, so a variant naming a tie-breaker that no enabled plugin answers is refused when it
+is checked.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import attrs
 
-from ttr_core.plugin import Plugin, hookimpl
-from ttr_core.scoring import PlayerScore, Winners
-from ttr_plugins.longest_path import NAME as LONGEST, path_length
+from ttr_core.plugin import GameAPI, Plugin, PlayerScore, Winners, hookimpl, hookspec
 
-#: tie-breakers by name: a key per player, higher is better
-BREAKERS: dict[str, Callable] = {
-    "tickets": lambda game, s: len(s.tickets_completed),
-    "longest-path-bonus": lambda game, s: s.bonus(LONGEST) > 0,
-    "longest-path-length": lambda game, s: path_length(game, s.seat),
-    "fewest-stations": lambda game, s: -game.state.ext.get("stations", {}).get("built", {}).get(str(s.seat), 0),
-}
+#: the tie-breakers this plugin knows itself: a key per player, higher is better
+OWN_BREAKERS = {"tickets": lambda game, s: len(s.tickets_completed)}
 
 
-def _check(_i, _a, names: list[str]) -> None:
-    for n in names:
-        if n not in BREAKERS:
-            raise ValueError(f"unknown tie-breaker {n!r} (known: {', '.join(BREAKERS)})")
+class WinnerHooks:
+    """The hook of the winner plugin's tie-breakers."""
+
+    @hookspec(firstresult=True)
+    def ttr_tie_breaker(self, game: GameAPI, name: str, score: PlayerScore) -> int | None:
+        """Return ``score``'s player's key for the tie-breaker ``name`` (higher is better), or None if
+        this plugin does not define ``name``.
+
+        Called by the ``winner`` plugin for each tied player, for each tie-breaker the variant lists
+        that the winner plugin does not know itself. A plugin answering ``name`` lists
+        ``"tie-breaker:<name>"`` in its ``provides``, and implements the hook with
+        ``hookimpl(optionalhook=True)`` when it may be enabled without the winner plugin. Stops at
+        first non-None result.
+
+        Example::
+
+            @hookimpl(optionalhook=True)
+            def ttr_tie_breaker(self, game, name, score):
+                if name == "fewest-stations":
+                    return -self.state(game).built[score.seat]
+        """
 
 
 class Winner(Plugin):
+    deterministic = True
+
     @attrs.frozen
     class Config:
-        tie_breakers: list[str] = attrs.field(factory=list, validator=_check)
+        #: applied in order while players are tied: "tickets", or one another plugin provides
+        tie_breakers: list[str] = attrs.field(factory=list)
+
+    @property
+    def requires(self) -> tuple[str, ...]:
+        return tuple(f"tie-breaker:{n}" for n in self.config.tie_breakers if n not in OWN_BREAKERS)
+
+    @hookimpl
+    def ttr_addhooks(self, pluginmanager):
+        pluginmanager.add_hookspecs(WinnerHooks)
 
     @hookimpl
     def ttr_choose_winners(self, game, scores: list[PlayerScore]):
@@ -40,12 +67,19 @@ class Winner(Plugin):
         for name in self.config.tie_breakers:
             if len(tied) == 1:
                 break
-            key = BREAKERS[name]
-            best = max(key(game, s) for s in tied)
-            narrowed = [s for s in tied if key(game, s) == best]
+            keys = {s.seat: self._key(game, name, s) for s in tied}
+            best = max(keys.values())
+            narrowed = [s for s in tied if keys[s.seat] == best]
             if len(narrowed) < len(tied):
                 decided = name
             tied = narrowed
         if len(tied) > 1:
             decided = "shared"
         return Winners(tuple(s.seat for s in tied), decided)
+
+    @staticmethod
+    def _key(game, name: str, score: PlayerScore) -> int:
+        own = OWN_BREAKERS.get(name)
+        if own is not None:
+            return own(game, score)
+        return game.hook.ttr_tie_breaker(game=game, name=name, score=score)

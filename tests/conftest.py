@@ -60,7 +60,7 @@ def position(*players: dict, variant: str = "usa") -> dict:
 
 def draw_two_blind(game: Game, seat: int) -> None:
     """A whole turn of drawing two cards blind from the deck (R-DRAW-1)."""
-    from ttr_core.actions import DrawCard
+    from ttr_plugins.train_cards import DrawCard
 
     game.apply(seat, DrawCard(None))
     game.apply(seat, DrawCard(None))

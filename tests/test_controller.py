@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 
 from ttr_core import variant
@@ -15,7 +16,9 @@ from ttr_kit import testing
 from ttr_core.game import Game
 from ttr_core.manager import local_plugins
 from ttr_core.plugin import Plugin, hookimpl
-from ttr_core.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets
+from ttr_plugins.claiming import ClaimRoute
+from ttr_plugins.train_cards import DrawCard
+from ttr_plugins.tickets import DrawTickets, KeepTickets
 from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RouteTaken
 from ttr_kit.testing import assert_invariants, give_route, set_hand, set_open_row, stack_deck
 from ttr_plugins.controller import CARD, PlayController
@@ -116,20 +119,23 @@ def test_r_ctl_2_dismantling_returns_the_trains_and_the_points():
     assert_invariants(game)
 
 
-class HeldRoutes(Plugin):
-    """A house rule's bookkeeping: which seat holds which route, kept in ``game.state.ext``."""
+@attrs.define
+class Held:
+    by_route: dict[str, int] = attrs.Factory(dict)
 
-    @hookimpl
-    def ttr_game_created(self, game):
-        game.state.ext[self.name] = {}
+
+class HeldRoutes(Plugin):
+    """A house rule's bookkeeping: which seat holds which route, kept in its typed state."""
+
+    State = Held
 
     @hookimpl
     def ttr_route_claimed(self, game, seat, route):
-        self.ext(game)[route.id] = seat
+        self.state(game).by_route[route.id] = seat
 
     @hookimpl
     def ttr_route_released(self, game, seat, route):
-        assert self.ext(game).pop(route.id) == seat
+        assert self.state(game).by_route.pop(route.id) == seat
 
 
 def test_r_ctl_2_a_dismantled_route_is_announced_to_plugins_keeping_per_route_facts(tmp_path):
@@ -141,10 +147,10 @@ def test_r_ctl_2_a_dismantled_route_is_announced_to_plugins_keeping_per_route_fa
         set_hand(game, 1, {"blue": 4})
         game.state.current = 1
         game.apply(1, ClaimRoute(FOUR, "blue"))
-        assert game.state.ext["held-routes"] == {FOUR: 1}
+        assert game.state.ext["held-routes"].by_route == {FOUR: 1}
         set_hand(game, 0, {CARD: 1})
         game.apply(0, PlayController("dismantle", FOUR))
-        assert game.state.ext["held-routes"] == {}  # told which route, and whose it was
+        assert game.state.ext["held-routes"].by_route == {}  # told which route, and whose it was
 
 
 def test_r_ctl_2_a_dismantled_route_is_free_again_for_anyone():
@@ -441,9 +447,8 @@ def test_face_up_takeable_config_lets_a_stuck_controller_be_taken():
     from ttr_core.game import Game
 
     rs = variant.load("ussr")
-    configs = dict(rs.configs)
-    configs["controller"] = attrs.evolve(configs["controller"], face_up_takeable=True)
-    game = testing.keep_all_starting_tickets(Game(attrs.evolve(rs, configs=configs), ["P1", "P2"], 1))
+    rs = rs.with_configs({"controller": attrs.evolve(rs.configs["controller"], face_up_takeable=True)})
+    game = testing.keep_all_starting_tickets(Game(rs, ["P1", "P2"], 1))
     set_hand(game, 0, {})
     set_open_row(game, [CARD, "red", "blue", "green", "white"])
     assert 0 in {a.slot for a in game.legal_actions(0) if isinstance(a, DrawCard)}

@@ -8,7 +8,11 @@ import pytest
 from usa_kit import snapshot, started
 
 from ttr_kit import testing
-from ttr_core.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass
+from ttr_core.actions import Action
+from ttr_plugins.claiming import ClaimRoute
+from ttr_plugins.train_cards import DrawCard
+from ttr_plugins.tickets import DrawTickets, KeepTickets
+from ttr_plugins.passing import Pass
 from ttr_core.errors import (
     CannotPay,
     GameOver,

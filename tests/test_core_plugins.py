@@ -11,7 +11,8 @@ from usa_kit import hand, owner_of, snapshot
 
 from ttr_core import manager, variant
 from ttr_kit import testing
-from ttr_core.actions import ClaimRoute, DrawCard
+from ttr_plugins.claiming import ClaimRoute
+from ttr_plugins.train_cards import DrawCard
 from ttr_cli.main import main
 from ttr_core.errors import PluginFailed, VariantError
 from ttr_core.game import Game

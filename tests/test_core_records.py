@@ -161,7 +161,8 @@ def test_a_tampered_record_is_reported(tamper, finished):
 def test_edited_legal_action_is_caught_by_the_digest(usa, finished):
     """An edit that still replays (keeping 2 of 3 drawn tickets instead of 3) changes the state the
     record claims, so the digest reports it; so does cutting off the last action."""
-    from ttr_core.actions import DrawCard, DrawTickets, KeepTickets
+    from ttr_plugins.train_cards import DrawCard
+    from ttr_plugins.tickets import DrawTickets, KeepTickets
 
     game = Game(usa, ["Ann", "Bob"], seed=3)
     for seat in (0, 1):

@@ -106,7 +106,7 @@ def test_a_first_result_hook_stops_at_the_first_answer(tmp_path):
     with local_plugins({"sure": Sure, "unsure": Unsure}):
         game = Game(variant.load(str(_house(tmp_path, ["sure", "unsure"]))), ["A", "B"], 1)
         Order.calls = []
-        kwargs = {"game": game, "seat": 0, "route": "r", "payment": None}
+        kwargs = {"game": game, "seat": 0, "route": "r", "color": None, "locomotives": 0, "paid": ()}
         assert game.hook.ttr_claim_started(**kwargs) == "decided by sure (r)" == game.pm.hook.ttr_claim_started(**kwargs)
         # registered last, called first; no answer, so the next one is asked, whose answer stops the call
         assert Order.calls == ["unsure", "sure of r"] * 2

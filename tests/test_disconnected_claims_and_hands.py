@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ttr_core.actions import ClaimRoute
+from ttr_plugins.claiming import ClaimRoute
 from ttr_kit.testing import assert_invariants, keep_all_starting_tickets, new_game, set_hand
 
 

@@ -51,12 +51,12 @@ def sweep():
         st = game.state
         counts["games"] += 1
         counts["ended by the final round"] += "R-END-1" in st.end_reason
-        counts["stations built"] += sum(st.ext["stations"]["built"].values())
+        counts["stations built"] += sum(st.ext["stations"].built.values())
         counts["tunnels built"] += sum(1 for r in game.board.routes if r.tunnel and st.owner[r.index] >= 0)
         counts["ferries built"] += sum(1 for r in game.board.routes if r.ferry and st.owner[r.index] >= 0)
         counts["borrowed routes"] += sum(len(s.notes) for s in game.result.scores)
         for s in game.result.scores:
-            if s.bonus("unused-stations") != 4 * (3 - st.ext["stations"]["built"][str(s.seat)]):
+            if s.bonus("unused-stations") != 4 * (3 - st.ext["stations"].built[s.seat]):
                 problems.append(f"seed {seed}: seat {s.seat}'s unused-stations bonus is {s.bonus('unused-stations')}")
         if seed % 10 == 0:
             data = record.make_record(game)

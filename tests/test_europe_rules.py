@@ -10,7 +10,10 @@ import pytest
 
 from ttr_core import variant
 from ttr_kit import testing
-from ttr_core.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass
+from ttr_plugins.claiming import ClaimRoute
+from ttr_plugins.train_cards import DrawCard
+from ttr_plugins.tickets import DrawTickets, KeepTickets
+from ttr_plugins.passing import Pass
 from ttr_core.errors import NotLegalNow, RouteTaken
 from ttr_core.game import Game, SetupError
 from ttr_core.position import score_position

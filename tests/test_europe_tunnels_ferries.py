@@ -12,7 +12,7 @@ import pytest
 
 from ttr_core import variant
 from ttr_kit import testing
-from ttr_core.actions import ClaimRoute
+from ttr_plugins.claiming import ClaimRoute
 from ttr_core.errors import CannotPay
 from ttr_core.game import Game
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ttr_core import variant
-from ttr_core.actions import ClaimRoute
+from ttr_plugins.claiming import ClaimRoute
 from ttr_core.board import Route
 from ttr_core.errors import CannotPay
 from ttr_core.game import Game
@@ -30,7 +30,7 @@ def route(length: int, marks: int, rid: str = "X-Y") -> Route:
 def game(three_for_one: bool = True, seed: int = 3) -> Game:
     rs = variant.load("wor-europe")
     if not three_for_one:  # the europe rule set's ferries (R-FER-1 only)
-        rs = attrs.evolve(rs, configs={**rs.configs, "ferries": Ferries.Config(three_for_one=False)})
+        rs = rs.with_configs({"ferries": Ferries.Config(three_for_one=False)})
     g = keep_all_starting_tickets(Game(rs, ["A", "B"], seed))
     assert g.state.phase == "play" and g.state.current == 0
     return g

@@ -264,7 +264,7 @@ def test_two_plugins_answering_one_policy_hook(tmp_path):
     data = usa_data()
     data["versions"]["1"]["plugins"].append("my-points")
     with manager.local_plugins({"my-points": MyPoints}):
-        expect(write_variant(tmp_path, data), "'route-points' and 'my-points' both answer the policy hook 'ttr_route_points'")
+        expect(write_variant(tmp_path, data), "'route-points' and 'my-points' both answer the single-answer hook 'ttr_route_points'")
 
 
 def test_removing_a_configured_plugin_and_adding_its_replacement(tmp_path):
@@ -276,7 +276,9 @@ def test_removing_a_configured_plugin_and_adding_its_replacement(tmp_path):
 
     path = tmp_path / "usa-mine.toml"
     path.write_text('id = "usa-mine"\ntitle = "t"\nextends = "usa"\n[versions.1]\n'
-                    'remove_plugins = ["route-points", "longest-path"]\nadd_plugins = ["my-points"]\n', encoding="utf-8")
+                    'remove_plugins = ["route-points", "longest-path"]\nadd_plugins = ["my-points"]\n'
+                    # the longest path no longer breaks ties once its plugin is gone
+                    '[versions.1.rules.winner]\ntie_breakers = ["tickets"]\n', encoding="utf-8")
     with manager.local_plugins({"my-points": MyPoints}):
         variant.clear_caches()
         assert check(path).exit_code == 0

@@ -18,7 +18,8 @@ from click.testing import CliRunner
 
 from ttr_core import manager
 from ttr_kit import pytest_plugin, testing
-from ttr_core.actions import ClaimRoute, DrawCard
+from ttr_plugins.claiming import ClaimRoute
+from ttr_plugins.train_cards import DrawCard
 from ttr_cli.main import main
 from ttr_core.errors import CannotPay, IllegalAction, NotYourTurn
 from ttr_core.plugin import Plugin, hookimpl

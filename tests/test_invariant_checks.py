@@ -243,8 +243,7 @@ def test_a_final_round_naming_unknown_seats_is_reported():
 
 def test_the_stations_plugin_reports_a_broken_station_supply():
     game = healthy("europe")
-    ext = game.state.ext["stations"]
-    ext["built"]["1"] += 1  # a station counted as built but standing nowhere
+    game.state.ext["stations"].built[1] += 1  # a station counted as built but standing nowhere
     assert any(p.startswith("stations: seat 1") for p in testing.invariant_problems(game))
 
 

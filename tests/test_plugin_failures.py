@@ -16,7 +16,8 @@ import pytest
 
 from ttr_core import manager, record, variant
 from ttr_kit import testing
-from ttr_core.actions import Action, DrawCard
+from ttr_core.actions import Action
+from ttr_plugins.train_cards import DrawCard
 from ttr_bots import BOTS
 from ttr_core.errors import PluginFailed, RecordError
 from ttr_core.game import Game

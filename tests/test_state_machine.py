@@ -32,12 +32,13 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from ttr_core import variant
 from ttr_kit import testing
-from ttr_core.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets
+from ttr_plugins.claiming import ClaimRoute
+from ttr_plugins.train_cards import DrawCard
+from ttr_plugins.tickets import DrawTickets, KeepTickets
 from ttr_bots import BOTS
 from ttr_core.cards import COLORS
 from ttr_core.errors import CannotPay, GameOver, IllegalAction, MalformedAction, NotLegalNow, NotYourTurn, RouteTaken
 from ttr_core.game import Game
-from ttr_plugins.claiming import closed_routes
 
 VARIANTS = sorted(variant.available())
 
@@ -197,7 +198,7 @@ class GameMachine(RuleBasedStateMachine):
         """Claim a free, open route in a colour the hand holds too few of, without locomotives."""
         game, seat = self.game, self.acting()
         hand = game.state.players[seat].hand
-        closed = closed_routes(game, seat)
+        closed = game.closed_routes(seat)
         options = [
             ClaimRoute(r.id, c, 0, 0)
             for r in game.board.routes

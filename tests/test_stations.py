@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from ttr_core import variant
 from ttr_kit import testing
-from ttr_core.actions import DrawCard
+from ttr_plugins.train_cards import DrawCard
 from ttr_cli.main import main
 from ttr_core.errors import (
     CannotPay, IllegalAction, MalformedAction, NotLegalNow, NotYourTurn, RecordError, VariantError,
@@ -61,8 +61,8 @@ def test_r_sta_1_station_in_a_city_with_no_claimed_route():
     assert not any(game.state.owner[r.index] >= 0 for r in game.board.routes if "Edinburgh" in (r.a, r.b))
     discard = len(game.state.discard)
     game.apply(seat, BuildStation("Edinburgh", "red", 0))
-    assert ext(game)["cities"][str(seat)] == ["Edinburgh"]
-    assert ext(game)["built"][str(seat)] == 1
+    assert ext(game).cities[seat] == ["Edinburgh"]
+    assert ext(game).built[seat] == 1
     assert game.state.players[seat].hand == [0] * len(game.cards.names)
     assert len(game.state.discard) == discard + 1  # the card is discarded, not lost
     testing.assert_invariants(game)
@@ -141,8 +141,8 @@ def test_r_sta_1_three_stations_per_game():
 def test_r_sta_2_cost_of_each_station(nth, hand, payment, ok):
     game = europe_game()
     seat = game.state.current
-    ext(game)["built"][str(seat)] = nth
-    ext(game)["cities"][str(seat)] = ["Lisboa", "Cadiz"][:nth]
+    ext(game).built[seat] = nth
+    ext(game).cities[seat] = ["Lisboa", "Cadiz"][:nth]
     testing.set_hand(game, seat, hand)
     action = BuildStation("Paris", *payment)
     if ok:
@@ -156,8 +156,8 @@ def test_r_sta_2_cost_of_each_station(nth, hand, payment, ok):
 def test_r_sta_2_legal_payments_come_from_the_card_counts():
     game = europe_game()
     seat = game.state.current
-    ext(game)["built"][str(seat)] = 1  # the next one costs 2
-    ext(game)["cities"][str(seat)] = ["Lisboa"]
+    ext(game).built[seat] = 1  # the next one costs 2
+    ext(game).cities[seat] = ["Lisboa"]
     testing.set_hand(game, seat, {"red": 1, "blue": 2, "green": 3, "locomotive": 1})
     at_paris = {(a.color, a.locomotives) for a in game.legal_actions(seat) if a.kind == "build-station" and a.city == "Paris"}
     # one payment per colour, with as few locomotives as possible; 2 locomotives are not in hand
@@ -225,8 +225,8 @@ def test_r_sta_2_route_color_first_card_must_match_a_route(route_color_variant):
 def test_r_sta_2_route_color_binds_only_the_first_station(route_color_variant):
     game = testing.keep_all_starting_tickets(Game(route_color_variant, ["A", "B"], 3))
     seat = game.state.current
-    ext(game)["built"][str(seat)] = 1
-    ext(game)["cities"][str(seat)] = ["Lisboa"]
+    ext(game).built[seat] = 1
+    ext(game).cities[seat] = ["Lisboa"]
     testing.set_hand(game, seat, {"red": 2})
     game.apply(seat, BuildStation("Edinburgh", "red", 0))
 
@@ -505,10 +505,10 @@ def test_stations_are_public_in_every_view():
 def test_invariant_catches_a_station_lost_or_doubled():
     game = europe_game()
     assert testing.invariant_problems(game) == []
-    ext(game)["built"]["0"] = 1  # taken from supply, never placed
+    ext(game).built[0] = 1  # taken from supply, never placed
     assert any("seat 0 has 0 on the board + 2 in supply != 3" in p for p in testing.invariant_problems(game))
-    ext(game)["built"]["0"] = 1
-    ext(game)["cities"]["0"] = ["Paris"]
-    ext(game)["built"]["1"] = 1
-    ext(game)["cities"]["1"] = ["Paris"]
+    ext(game).built[0] = 1
+    ext(game).cities[0] = ["Paris"]
+    ext(game).built[1] = 1
+    ext(game).cities[1] = ["Paris"]
     assert any("Paris has two stations" in p for p in testing.invariant_problems(game))

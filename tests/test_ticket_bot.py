@@ -14,7 +14,8 @@ import pytest
 import ttr_bots as bots
 from ttr_core import record, variant
 from ttr_kit import testing
-from ttr_core.actions import ClaimRoute, KeepTickets
+from ttr_plugins.claiming import ClaimRoute
+from ttr_plugins.tickets import KeepTickets
 from ttr_bots.ticket_bot import TicketBot
 from ttr_core.game import Game
 from ttr_plugins.tickets import ChooseTickets

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from ttr_core import variant
-from ttr_core.actions import ClaimRoute, DrawCard
+from ttr_plugins.claiming import ClaimRoute
+from ttr_plugins.train_cards import DrawCard
 from ttr_core.errors import CannotPay, MalformedAction, NotLegalNow
 from ttr_core.game import Game
 from ttr_kit.testing import assert_invariants, keep_all_starting_tickets, set_hand, stack_deck

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from usa_kit import draw_two_blind, hand, owner_of, snapshot, started
 
-from ttr_core.actions import ClaimRoute
+from ttr_plugins.claiming import ClaimRoute
 from ttr_core.errors import CannotPay, RouteTaken
 from ttr_kit.testing import assert_invariants, give_route, set_hand
 

@@ -6,7 +6,8 @@ import pytest
 from usa_kit import hand, started
 
 from ttr_kit import testing
-from ttr_core.actions import ClaimRoute, DrawCard
+from ttr_plugins.claiming import ClaimRoute
+from ttr_plugins.train_cards import DrawCard
 from ttr_core.errors import NotLegalNow
 from ttr_kit.testing import assert_invariants, set_hand, set_open_row, stack_deck
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from usa_kit import draw_two_blind, position, score_of, snapshot, started
 
-from ttr_core.actions import ClaimRoute, DrawCard, Pass
+from ttr_plugins.claiming import ClaimRoute
+from ttr_plugins.train_cards import DrawCard
+from ttr_plugins.passing import Pass
 from ttr_core.errors import GameOver, NotLegalNow
 from ttr_core.position import score_position
 from ttr_kit.testing import assert_invariants, give_route, set_hand, set_tickets

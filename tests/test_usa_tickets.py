@@ -9,7 +9,8 @@ import pytest
 from usa_kit import position, score_of, snapshot
 
 from ttr_kit import testing
-from ttr_core.actions import DrawCard, DrawTickets, KeepTickets
+from ttr_plugins.train_cards import DrawCard
+from ttr_plugins.tickets import DrawTickets, KeepTickets
 from ttr_core.errors import NotLegalNow, NotYourTurn
 from ttr_core.position import score_position
 from ttr_kit.testing import give_route

@@ -14,7 +14,7 @@ from final_round_watch import FinalRoundWatch
 import ttr_bots as bots
 from ttr_core import variant
 from ttr_kit import testing
-from ttr_core.actions import DrawCard
+from ttr_plugins.train_cards import DrawCard
 from ttr_plugins.controller import CARD, PlayController
 
 
@@ -49,8 +49,8 @@ class Watch(FinalRoundWatch):
         super().check_end(game)
         reason = game.state.end_reason
         self.counts[reason.split("(")[-1].rstrip(")")] += 1
-        built = game.state.ext.get("stations", {}).get("built", {})
-        self.counts["stations built"] += sum(built.values())
+        stations = game.state.ext.get("stations")
+        self.counts["stations built"] += sum(stations.built.values()) if stations else 0
         for s in game.result.scores:
             for b in s.bonuses:
                 self.counts[f"bonus {b.name}"] += 1

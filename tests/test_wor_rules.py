@@ -9,7 +9,10 @@ from collections import Counter
 
 import pytest
 
-from ttr_core.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass
+from ttr_plugins.claiming import ClaimRoute
+from ttr_plugins.train_cards import DrawCard
+from ttr_plugins.tickets import DrawTickets, KeepTickets
+from ttr_plugins.passing import Pass
 from ttr_core.errors import IllegalAction, NotYourTurn, RouteTaken
 from ttr_core.game import Game, SetupError
 from ttr_core.position import score_position

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from ttr_core import record, variant
-from ttr_core.actions import ClaimRoute
+from ttr_plugins.claiming import ClaimRoute
 from ttr_bots import RandomBot
 from ttr_core.game import Game
 from ttr_kit.testing import invariant_problems

@@ -33,7 +33,7 @@ from typing import Any
 import attrs
 import networkx as nx
 
-from ttr_core.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets
+from ttr_core.actions import Action
 from ttr_core.board import Board, Route
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
 from ttr_core.network import DisjointSets
@@ -290,12 +290,12 @@ class TicketBot:
                 return by_kind["decline-tunnel"][0]
         return self.rng.choice(legal)  # a decision of a rule this bot does not know
 
-    def _keep(self, board, seen, offers: list[KeepTickets]) -> KeepTickets:
+    def _keep(self, board, seen, offers: list[Action]) -> Action:
         """The offer whose tickets, planned with those held, score best within the budget."""
         graph = self._graph_for(board, seen)
         budget = min(seen.trains * (1 - self.reserve), _time_budget(seen))
 
-        def value(offer: KeepTickets) -> tuple:
+        def value(offer: Action) -> tuple:
             kept = tuple(board.ticket_index[t] for t in offer.tickets)
             plan = plan_tickets(board, graph, seen, seen.tickets + kept, budget)
             pts = board.tickets
@@ -308,7 +308,7 @@ class TicketBot:
     # --- a turn -----------------------------------------------------------------------------
 
     def _turn(self, board, seen, by_kind, legal) -> Action:
-        claims: list[ClaimRoute] = by_kind.get("claim-route", [])
+        claims: list[Action] = by_kind.get("claim-route", [])
         if seen.final_round and (claims or "build-station" in by_kind):
             best = self._last_turn(board, seen, claims, by_kind.get("build-station", []))
             if best is not None:
@@ -351,7 +351,7 @@ class TicketBot:
             self._graph_key = key
         return self._graph
 
-    def _plan_for(self, board, seen, claims: list[ClaimRoute]) -> Plan:
+    def _plan_for(self, board, seen, claims: list[Action]) -> Plan:
         plan = self._cached_plan(board, seen)
         if self._learn_blocked(board, seen, plan, claims):
             plan = self._cached_plan(board, seen)
@@ -373,7 +373,7 @@ class TicketBot:
         self._plan_key = key
         return self._plan
 
-    def _learn_blocked(self, board, seen, plan: Plan, claims: list[ClaimRoute]) -> bool:
+    def _learn_blocked(self, board, seen, plan: Plan, claims: list[Action]) -> bool:
         """A free planned route the hand could pay but that no legal claim offers is closed to this
         seat (a parallel route rule, R-PAR): plan around it from now on."""
         offered = {c.route for c in claims}
@@ -394,13 +394,13 @@ class TicketBot:
             return None
         return min(wanted, key=lambda b: (b.locomotives, plan.stations.index(b.city), b.color or ""))
 
-    def _claim(self, board, seen, plan: Plan, claims: list[ClaimRoute], can_draw: bool) -> ClaimRoute | None:
+    def _claim(self, board, seen, plan: Plan, claims: list[Action], can_draw: bool) -> Action | None:
         planned = [c for c in claims if _pair_of(board, c.route) in plan.pairs]
         if not planned:
             return None
         needs = _color_needs(board, seen, plan)
 
-        def ok(c: ClaimRoute) -> bool:
+        def ok(c: Action) -> bool:
             route = board.routes[board.route_index[c.route]]
             # a tunnel may ask for extra cards (R-TUN-2): try it with a spare card in hand, or when
             # there is nothing else to do
@@ -420,14 +420,14 @@ class TicketBot:
             return None
         return max(builds, key=lambda a: (board.routes[board.route_index[a.route]].length, a.route))
 
-    def _claim_for_points(self, board, seen, claims: list[ClaimRoute]) -> ClaimRoute | None:
+    def _claim_for_points(self, board, seen, claims: list[Action]) -> Action | None:
         """With the tickets done: the longest route, to score and to end the game while ahead."""
         if not claims:
             return None
         return max(claims, key=lambda c: (board.routes[board.route_index[c.route]].length, -c.locomotives, -c.triples,
                                           c.route, c.color or ""))
 
-    def _last_turn(self, board, seen, claims: list[ClaimRoute], builds: list[Action]) -> Action | None:
+    def _last_turn(self, board, seen, claims: list[Action], builds: list[Action]) -> Action | None:
         """The last turn: the claim or station worth most points now (route points, plus twice
         the points of each ticket it completes, as a failed ticket counts against)."""
         sets = DisjointSets(len(board.cities))
@@ -457,7 +457,7 @@ class TicketBot:
             best = key if best is None or key[:2] > best[:2] else best
         return best[2] if best is not None and best[0] > 0 else None
 
-    def _draw(self, board, seen, draws: list[DrawCard], second: bool) -> DrawCard:
+    def _draw(self, board, seen, draws: list[Action], second: bool) -> Action:
         needs = _color_needs(board, seen, self._cached_plan(board, seen))
         wanted = {c: n - seen.cards(c) for c, n in needs.items() if c != LOCOMOTIVE and n > seen.cards(c)}
         row = dict(enumerate(seen.open_row))
@@ -590,7 +590,7 @@ def _color_needs(board: Board, seen: Seen, plan: Plan) -> dict[str, int]:
     return needs
 
 
-def _pay_cost(board: Board, claim: ClaimRoute, needs: Mapping[str, int]) -> float:
+def _pay_cost(board: Board, claim: Action, needs: Mapping[str, int]) -> float:
     """How much a payment hurts the rest of the plan: locomotives are worth most, then cards of a
     colour other planned routes need."""
     route = board.routes[board.route_index[claim.route]]
@@ -600,7 +600,7 @@ def _pay_cost(board: Board, claim: ClaimRoute, needs: Mapping[str, int]) -> floa
     return claim.locomotives * 3 + colored + (colored if other_need else 0) * 0.5
 
 
-def _spare(seen: Seen, route: Route, claim: ClaimRoute) -> int:
+def _spare(seen: Seen, route: Route, claim: Action) -> int:
     """Cards left after the base payment that could pay a tunnel's extra (R-TUN-5)."""
     colored = route.length - claim.locomotives - claim.triples + 3 * claim.triples
     left_color = seen.cards(claim.color) - colored if claim.color else 0

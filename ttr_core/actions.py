@@ -1,8 +1,8 @@
 """Actions as data, and the registry that maps each kind of action to the plugin handling it.
 
-An action is a small frozen attrs class with a ``kind`` tag. The core defines the vocabulary
-every rule set shares; plugins add their own (``build-station``, ``pay-tunnel``...) with
-``ttr_register_actions``. Records store actions as ``{"kind": ..., fields...}``, so a plugin's
+An action is a small frozen attrs class with a ``kind`` tag. Every kind belongs to the plugin that
+registers it with ``ttr_register_actions`` (``draw-card``, ``claim-route``, ``build-station``...):
+the core knows only the base class and the registry. Records store actions as ``{"kind": ..., fields...}``, so a plugin's
 action serialises like a built-in one (a tagged union, as cattrs' strategies describe).
 """
 
@@ -21,45 +21,6 @@ from ttr_core.files import make_converter
 @attrs.frozen
 class Action:
     kind: ClassVar[str] = ""
-
-
-@attrs.frozen
-class DrawCard(Action):
-    """Take one train card: from open-row ``slot`` (0-4), or blind from the deck when ``slot`` is None."""
-
-    kind: ClassVar[str] = "draw-card"
-    slot: int | None = None
-
-
-@attrs.frozen
-class ClaimRoute(Action):
-    """Claim ``route`` (its id), paying in ``color`` with ``locomotives`` locomotives and ``triples``
-    3-for-1 triples (R-FER-2); the other spaces are paid in ``color``. ``color`` is None for an
-    all-locomotive payment."""
-
-    kind: ClassVar[str] = "claim-route"
-    route: str
-    color: str | None = None
-    locomotives: int = 0
-    triples: int = 0
-
-
-@attrs.frozen
-class DrawTickets(Action):
-    kind: ClassVar[str] = "draw-tickets"
-
-
-@attrs.frozen
-class KeepTickets(Action):
-    """Keep these of the tickets on offer (ids like ``"Denver-El Paso"``); the others are rejected."""
-
-    kind: ClassVar[str] = "keep-tickets"
-    tickets: tuple[str, ...] = ()
-
-
-@attrs.frozen
-class Pass(Action):
-    kind: ClassVar[str] = "pass"
 
 
 class ActionHandler(Protocol):
@@ -126,6 +87,11 @@ class ActionRegistry:
     def kinds(self) -> list[str]:
         return sorted(self._by_kind)
 
+    def action_class(self, kind: str) -> type[Action] | None:
+        """The action class registered for ``kind`` (None if no plugin of this ruleset registers it)."""
+        reg = self._by_kind.get(kind)
+        return None if reg is None else reg.cls
+
     # --- serialisation -------------------------------------------------------------------
 
     def to_data(self, action: Action) -> dict[str, Any]:
@@ -165,8 +131,6 @@ class ActionRegistry:
         if reg is None:
             raise MalformedAction(seat, data, f"unknown action kind {data['kind']!r}; known: {', '.join(self.kinds())}")
         fields = {k: v for k, v in data.items() if k != "kind"}
-        if "tickets" in fields and isinstance(fields["tickets"], list):
-            fields["tickets"] = tuple(fields["tickets"])
         try:
             return self._converter.structure(fields, reg.cls)
         except (cattrs.BaseValidationError, TypeError, ValueError) as exc:

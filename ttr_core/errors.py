@@ -58,7 +58,13 @@ def _describe(action: object) -> str:
 
 
 class PluginError(TTRError):
-    """A plugin could not be loaded or does not fit the hook specifications."""
+    """A plugin could not be loaded or does not fit the hook specifications or the other plugins.
+
+    ``problems`` lists each problem found, one sentence each (the message joins them)."""
+
+    def __init__(self, message: str, problems: list[str] | None = None):
+        super().__init__(message)
+        self.problems = list(problems) if problems else [message]
 
 
 class UnknownPlugin(PluginError):
@@ -66,7 +72,7 @@ class UnknownPlugin(PluginError):
 
 
 class PluginConflict(PluginError):
-    """Two plugins answer the same single-answer policy hook."""
+    """Two plugins answer the same single-answer hook, or register the same action or name."""
 
 
 class PluginFailed(TTRError):

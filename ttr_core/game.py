@@ -15,20 +15,20 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ttr_core import manager, prepared
-from ttr_core.actions import Action, ActionRegistry, Registration
-from ttr_core.cards import CardKinds
+from ttr_core import manager
+from ttr_core.actions import Action, Registration
 from ttr_core.errors import (
     GameOver,
     IllegalAction,
     MalformedAction,
     NotLegalNow,
     NotYourTurn,
-    PluginFailed,
     TTRError,
 )
+from ttr_core.prepared import PreparedRules
 from ttr_core.scoring import GameResult, score_game
 from ttr_core.state import GameState, PlayerState, digest
+from ttr_core.table import TableOperations
 from ttr_core.variant import Ruleset
 
 
@@ -36,7 +36,10 @@ class SetupError(TTRError):
     """A game cannot be created as asked (e.g. a player count the variant does not allow)."""
 
 
-class Game:
+class Game(TableOperations):
+    """One game of a ruleset: the turn flow, the state, and the table operations plugins use
+    (:class:`ttr_core.table.TableOperations`)."""
+
     def __init__(self, ruleset: Ruleset, players: Sequence[str], seed: int):
         lo, hi = ruleset.players.min, ruleset.players.max
         if not lo <= len(players) <= hi:
@@ -48,11 +51,8 @@ class Game:
         self.seed = seed
         self.names = tuple(players)
         self.rng = random.Random(seed)
-        shared = prepared.get(ruleset)
-        if shared is None:
-            self.pm = manager.build_manager(ruleset.plugins, ruleset.configs)
+        self._use(ruleset.rules)
         try:
-            self._use(shared or self._prepare(ruleset))
             self.log: list[tuple[int, Action]] = []
             self.result: GameResult | None = None
             self.state = self._new_state(players)
@@ -67,37 +67,11 @@ class Game:
 
     # --- building ---------------------------------------------------------------------------
 
-    def _prepare(self, ruleset: Ruleset) -> prepared.PreparedRules:
-        """Build what the games of ``ruleset`` share (see :mod:`ttr_core.prepared`), once ``self.pm`` is."""
-        self.hook = manager.HookRelay(self.pm)
-        self._policies = {}
-        self.registry = self._register_actions()
-        counts = self._deck_counts()
-        return prepared.keep(ruleset, prepared.PreparedRules(
-            pm=self.pm, hook=self.hook, registry=self.registry, deck_counts=counts,
-            cards=CardKinds.from_counts(counts), points=dict(self.policy("ttr_route_points")),
-            policies=self._policies,
-            snapshots=any(not type(p).__module__.startswith("ttr_plugins.") for _, p in self.pm.list_name_plugin()),
-        ))
-
-    def _use(self, shared: prepared.PreparedRules) -> None:
+    def _use(self, shared: PreparedRules) -> None:
+        self._shared = shared
         self.pm, self.hook, self.registry = shared.pm, shared.hook, shared.registry
         self.deck_counts, self.cards, self._points = shared.deck_counts, shared.cards, shared.points
-        self._policies, self._snapshots = shared.policies, shared.snapshots
-
-    def _register_actions(self) -> ActionRegistry:
-        registry = ActionRegistry()
-        for impl in reversed(self.hook.ttr_register_actions.get_hookimpls()):
-            registry.current_plugin = impl.plugin_name
-            impl.function(*[{"registry": registry}[a] for a in impl.argnames])
-        return registry
-
-    def _deck_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for answer in self.hook.ttr_deck_cards(board=self.board):
-            for name, n in (answer or {}).items():
-                counts[name] = counts.get(name, 0) + n
-        return counts
+        self._snapshots = shared.snapshots
 
     def _new_state(self, players: Sequence[str]) -> GameState:
         counts = self.deck_counts
@@ -106,7 +80,7 @@ class Game:
         tickets = list(range(len(self.board.tickets)))
         self.rng.shuffle(tickets)
         width = len(self.cards.names)
-        return GameState(
+        state = GameState(
             players=[PlayerState(name, [0] * width, self.board.trains) for name in players],
             deck=deck,
             discard=[],
@@ -114,20 +88,16 @@ class Game:
             ticket_deck=tickets,
             owner=[-1] * len(self.board.routes),
         )
+        for name, plugin in self._shared.plugins():
+            if getattr(plugin, "State", None) is not None:
+                state.ext[name] = plugin.new_state(len(players))
+        return state
 
     # --- questions ------------------------------------------------------------------------
 
-    def route_points(self, length: int) -> int:
-        return self._points[length]
-
     def policy(self, hook: str, **kwargs: Any) -> Any:
-        """The answer of a policy hook, asked once per ruleset: it cannot change during play."""
-        key = (hook, *sorted(kwargs.items()))
-        try:
-            return self._policies[key]
-        except KeyError:
-            answer = self._policies[key] = getattr(self.hook, hook)(**kwargs)
-            return answer
+        """The answer of a per-ruleset hook (``@per_ruleset``), asked once for all the ruleset's games."""
+        return self._shared.policy(hook, **kwargs)
 
     def active_seats(self) -> list[int]:
         return [i for i, p in enumerate(self.state.players) if not p.resigned]
@@ -326,38 +296,8 @@ class Game:
         self.rng.setstate(rng_state)
         del self.log[logged:]
 
-    def _blame(self, exc: BaseException, seat: int | None, action: Action | None, doing: str | None = None) -> PluginFailed:
-        """Name the plugin and the hook that failed: the innermost frame of the traceback that is a
-        hook implementation of one of this game's plugins (whatever its function is called:
-        ``specname``); failing that, the innermost frame of plugin code (an action handler, a
-        helper of a plugin module)."""
-        named = self.pm.list_name_plugin()
-        by_id = {id(p): name for name, p in named}
-        by_module: dict[str, str] = {}
-        for name, p in named:
-            by_module.setdefault(type(p).__module__, name)
-        by_code = {
-            impl.function.__code__: (impl.plugin_name, hook)
-            for hook in manager.hookspecs_names()
-            for impl in getattr(self.pm.hook, hook).get_hookimpls()
-            if hasattr(impl.function, "__code__")
-        }
-        frames: list[tuple[str, str]] = []  # (plugin, function), outermost first
-        in_hooks: list[tuple[str, str]] = []
-        tb = exc.__traceback__
-        while tb is not None:
-            frame = tb.tb_frame
-            if frame.f_code in by_code:
-                in_hooks.append(by_code[frame.f_code])
-            owner = frame.f_locals.get("self")
-            plugin = by_id.get(id(owner)) if owner is not None else None
-            if plugin is None:
-                plugin = by_module.get(frame.f_globals.get("__name__", ""))
-            if plugin is not None:
-                frames.append((plugin, frame.f_code.co_name))
-            tb = tb.tb_next
-        plugin, hook = (in_hooks or frames or [("?", "?")])[-1]
-        return PluginFailed(plugin, hook, seat, action, exc, doing)
+    def _blame(self, exc: BaseException, seat: int | None, action: Action | None, doing: str | None = None):
+        return manager.blame(self.pm, exc, seat, action, doing)
 
     # --- looking ------------------------------------------------------------------------------
 

@@ -1,23 +1,29 @@
-"""Hook specifications: every point where a rule plugs into the game.
+"""Hook specifications: every point where the core asks the rule plugins.
 
-Hooks are grouped in the order a game meets them: setup, the turn, drawing cards, claiming
-routes, tickets, the end of the game. Each docstring says when the hook is called, what it
-returns and whether the first result wins. Hooks are called with keyword arguments, and an
-implementation may take any subset of them (pluggy), so specs can grow without breaking plugins.
+This module lists only the hooks the core itself calls, in the order a game meets them: building
+the ruleset, setting up a game, the turn, the table (routes claimed and freed), the end of the
+game, positions and checks. A plugin that offers an extension point of its own to other plugins
+(the claiming plugin's ``ttr_claim_started``, the tickets plugin's ``ttr_ticket_deal``...)
+declares it itself through ``ttr_addhooks``, as pytest plugins do with ``pytest_addhooks``: the
+plugin reference (``docs/plugins.md``) lists both kinds.
 
-Two kinds of single-answer hooks:
+Each docstring says who calls the hook and when, what it returns, and whether the first result
+wins ("Stops at first non-None result"). Hooks are called with keyword arguments and an
+implementation may take any subset of them (pluggy), so a spec can grow without breaking plugins.
 
-* **policy** hooks (marked ``@policy``) answer a question about the whole rule set, such as the
-  route points table. In one variant at most one plugin may implement each; two is an error
-  naming both (see :mod:`ttr_core.manager`). Their answers are resolved once per ruleset (the
-  first game that needs one asks; :mod:`ttr_core.prepared` keeps it for the others).
-* other ``firstresult`` hooks are decisions in the flow of play that plugins take in turn
-  (``tryfirst``/``trylast`` order them); "Stops at first non-None result".
+Three markers say more about single-answer hooks; :mod:`ttr_core.manager` enforces them when a
+ruleset is built:
+
+* ``@single_answer``: at most one plugin of a variant implements it; two is an error naming both
+  (wrappers, ``hookimpl(wrapper=True)``, may still adjust the answer);
+* ``@per_ruleset``: asked once per ruleset, never per game, and kept (``game.policy``); such a
+  hook takes no ``game`` argument, since its answer serves every game of the ruleset;
+* ``@required``: a variant must enable a plugin that answers it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -33,67 +39,126 @@ PROJECT = "ttr"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
-#: Names of the policy hooks: at most one implementation per variant.
-POLICY_HOOKS: set[str] = set()
+#: the attribute on a spec function that holds its markers
+MARKS = "ttr_marks"
+SINGLE_ANSWER, PER_RULESET, REQUIRED = "single-answer", "per-ruleset", "required"
 
 
-def policy(fn):
-    """Mark a hook spec as a single-answer policy (see the module docstring)."""
-    POLICY_HOOKS.add(fn.__name__)
-    return fn
+def _marker(mark: str) -> Callable:
+    def marked(fn: Callable) -> Callable:
+        setattr(fn, MARKS, frozenset({mark, *getattr(fn, MARKS, ())}))
+        return fn
+
+    marked.__name__ = mark.replace("-", "_")
+    marked.__doc__ = f"Mark a hook spec as {mark} (see the module docstring)."
+    return marked
+
+
+single_answer = _marker(SINGLE_ANSWER)
+per_ruleset = _marker(PER_RULESET)
+required = _marker(REQUIRED)
+
+
+def marks_of(spec_function: Callable) -> frozenset[str]:
+    """The markers of a hook spec function (empty for a hook without any)."""
+    return getattr(spec_function, MARKS, frozenset())
 
 
 # -------------------------------------------------------------------------------------------
-# Setup: building the game, in this order (the first two once per ruleset, the others per game)
+# Building a ruleset: once per variant and rules version, before any game
 # -------------------------------------------------------------------------------------------
+
+
+@hookspec(historic=True)
+def ttr_addhooks(pluginmanager: pluggy.PluginManager) -> None:
+    """Declare the hooks this plugin offers to other plugins: ``pluginmanager.add_hookspecs(MyHooks)``.
+
+    Called by the core's plugin manager once per plugin, when it is registered (a historic hook:
+    a plugin registered later is called too). The declaring plugin is the one that calls its hooks;
+    the plugins implementing them name it in their ``requires``. Returns nothing.
+
+    Example::
+
+        class OpenRowHooks:
+            @hookspec
+            def ttr_open_row_needs_reset(game, row): ...
+
+        class OpenRow(Plugin):
+            @hookimpl
+            def ttr_addhooks(self, pluginmanager):
+                pluginmanager.add_hookspecs(OpenRowHooks)
+    """
 
 
 @hookspec
 def ttr_register_actions(registry: ActionRegistry) -> None:
     """Register the action types this plugin handles, with their handlers.
 
-    Called once per ruleset, by its first game, before anything else (the registry serves
+    Called by the core once per ruleset, when it is built, before any game (the registry serves
     every game of the ruleset, so handlers keep no game state either). Use
     ``registry.add(ActionClass, handler)``; a kind registered twice is an error naming both
     plugins. Returns nothing.
+
+    Example::
+
+        @hookimpl
+        def ttr_register_actions(self, registry):
+            registry.add(BuildStation, self)   # self.legal / self.check / self.apply
     """
 
 
 @hookspec
+@per_ruleset
 def ttr_deck_cards(board: Board) -> Mapping[str, int] | None:
     """Return the train cards this plugin puts into the deck, as ``{card name: count}`` (R-SET-2).
 
-    Called once per ruleset, by its first game. The answers of all plugins are added up, so a plugin
-    adding 2 controller cards returns ``{"controller": 2}``.
+    Called by the core once per ruleset, when it is built. The answers of all plugins are added
+    up, so a plugin adding 2 controller cards returns ``{"controller": 2}``.
+
+    Example::
+
+        @hookimpl
+        def ttr_deck_cards(self):
+            return {"controller": self.config.count}
     """
 
 
 @hookspec(firstresult=True)
-@policy
+@single_answer
+@per_ruleset
+@required
 def ttr_route_points() -> Mapping[int, int]:
     """Return the points of a route by its length, ``{length: points}`` (R-SCORE-1).
 
-    Called once per ruleset and when a variant is checked: a map route whose length the table
-    does not cover is a variant error. Policy: one plugin answers.
+    Called by the core once per ruleset, when it is built: a map route whose length the table
+    does not cover is a variant error. ``game.place_route`` scores from it. Stops at first
+    non-None result.
+
+    Example::
+
+        @hookimpl
+        def ttr_route_points(self):
+            return {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15}
     """
 
 
-@hookspec(firstresult=True)
-@policy
-def ttr_ticket_deal(purpose: str) -> Any:
-    """Return how tickets are dealt, kept and rejected, as a ``ttr_plugins.ticket_deal.TicketDeal``.
-
-    ``purpose`` is ``"start"`` (the starting tickets, R-SET-4) or ``"draw"`` (the draw-tickets
-    action, R-TIX-1). Called once per ruleset for each purpose. Policy: one plugin answers.
-    """
+# -------------------------------------------------------------------------------------------
+# Setting up a game
+# -------------------------------------------------------------------------------------------
 
 
 @hookspec
 def ttr_game_created(game: Game) -> None:
-    """Initialise this plugin's part of the state (``game.state.ext[...]``).
+    """Set up this plugin's part of a new game (the open row's slots, say).
 
-    Called once when a game is created, after the decks are built and shuffled and before any
-    card is dealt. Returns nothing.
+    Called by the core once per game, after the decks are built and shuffled and each plugin's
+    typed ``State`` is created, before any card is dealt. Returns nothing.
+
+    Example::
+
+        @hookimpl
+        def ttr_game_created(self, game):
+            game.state.open_row = [-1] * self.config.size
     """
 
 
@@ -101,10 +166,17 @@ def ttr_game_created(game: Game) -> None:
 def ttr_setup_table(game: Game) -> None:
     """Deal: starting hands, the open row, starting tickets (R-SET-3, R-SET-4).
 
-    Called once after ``ttr_game_created``. Dealing of hands is ``tryfirst``, the open row
-    ``trylast``. A plugin that needs each player to decide something before the first turn
-    (choosing starting tickets) sets that player's ``decision``; the first turn starts once no
-    player has one (R-SET-6). Returns nothing.
+    Called by the core once per game, after ``ttr_game_created``. Dealing the hands is
+    ``tryfirst``, the open row ``trylast``. A plugin that needs each player to decide something
+    before the first turn (choosing starting tickets) sets that player's ``decision``; the first
+    turn starts once no player has one (R-SET-6). Returns nothing.
+
+    Example::
+
+        @hookimpl(tryfirst=True)
+        def ttr_setup_table(self, game):
+            for player in game.state.players:
+                player.hand[game.draw_card()] += 1
     """
 
 
@@ -115,15 +187,31 @@ def ttr_setup_table(game: Game) -> None:
 
 @hookspec
 def ttr_turn_started(game: Game, seat: int) -> None:
-    """Called when ``seat``'s turn begins, including the first turn of the game. Returns nothing."""
+    """Called by the core when ``seat``'s turn begins, the first turn of the game included.
+    Returns nothing.
+
+    Example::
+
+        @hookimpl
+        def ttr_turn_started(self, game, seat):
+            self.state(game).turns_started[seat] += 1
+    """
 
 
 @hookspec
 def ttr_turn_ended(game: Game, seat: int, action: Action) -> None:
-    """Called when ``seat``'s turn is over (no decision pending), before the end-of-game check.
+    """Called by the core when ``seat``'s turn is over (no decision pending), before the
+    end-of-game check; ``action`` is the last action of the turn.
 
-    ``action`` is the last action of the turn. Plugins refill the open row here (R-ROW-1, ``wor``),
-    count passes, or end the game themselves with ``game.finish(reason)``. Returns nothing.
+    Plugins refill the open row here (R-ROW-1, ``wor``), count passes, or end the game themselves
+    with ``game.finish(reason)``. Returns nothing.
+
+    Example::
+
+        @hookimpl
+        def ttr_turn_ended(self, game, action):
+            if action.kind == "pass":
+                self.state(game).passes_in_a_row += 1
     """
 
 
@@ -131,19 +219,35 @@ def ttr_turn_ended(game: Game, seat: int, action: Action) -> None:
 def ttr_decision_cancelled(game: Game, seat: int, decision: Decision) -> None:
     """Undo ``decision``, which ``seat`` will never answer: the game ended, or the seat left (R-TURN-4).
 
-    Called before the decision is dropped. The plugin that created it puts every card it holds
-    back where the rules say (a tunnel's base returns to the hand, revealed cards go to the
-    discard, offered tickets go back under the deck). Returns nothing.
+    Called by the core (``game.cancel_decision``) before the decision is dropped. The plugin that
+    created it puts every card it holds back where the rules say (a tunnel's base returns to the
+    hand, revealed cards go to the discard, offered tickets go back under the deck). Returns
+    nothing.
+
+    Example::
+
+        @hookimpl
+        def ttr_decision_cancelled(self, game, decision):
+            if isinstance(decision, ChooseTickets):
+                game.state.ticket_deck[:0] = list(decision.offered)
     """
 
 
 @hookspec(firstresult=True)
-@policy
+@single_answer
+@required
 def ttr_final_round_triggered(game: Game, seat: int) -> bool | None:
     """Return True if the turn ``seat`` just finished starts the final round (R-END-1).
 
-    Called after every turn until the final round has begun. The core then gives every active
-    player, the triggering one included, one more turn. Policy: one plugin answers.
+    Called by the core after every turn until the final round has begun. The core then gives
+    every active player, the triggering one included, one more turn. Stops at first non-None
+    result.
+
+    Example::
+
+        @hookimpl
+        def ttr_final_round_triggered(self, game):
+            return any(p.trains <= 2 for p in game.state.players if not p.resigned)
     """
 
 
@@ -151,52 +255,20 @@ def ttr_final_round_triggered(game: Game, seat: int) -> bool | None:
 def ttr_view(game: Game, seat: int | None) -> Mapping[str, Any] | None:
     """Return this plugin's part of what ``seat`` may see (``None``: a spectator), as JSON data.
 
-    Called by ``game.view``. The answers are merged into the view under ``"rules"``; a plugin
-    must return only what that seat is entitled to see (R-TIX-4: others' tickets are hidden).
+    Called by the core (``game.view``) whenever a view is built. The answers are merged into the
+    view under ``"rules"``; a plugin returns only what that seat is entitled to see (R-TIX-4:
+    others' tickets are hidden).
+
+    Example::
+
+        @hookimpl
+        def ttr_view(self, game, seat):
+            return {"stations": [{"cities": list(cities)} for cities in self.state(game).cities.values()]}
     """
 
 
 # -------------------------------------------------------------------------------------------
-# Drawing train cards and the open row
-# -------------------------------------------------------------------------------------------
-
-
-@hookspec(firstresult=True)
-@policy
-def ttr_open_row_refill() -> str:
-    """Return when an emptied open-row slot is refilled: ``"immediately"`` or ``"end-of-turn"`` (R-ROW-1).
-
-    Called once per ruleset. Policy: one plugin answers.
-    """
-
-
-@hookspec
-def ttr_open_row_needs_reset(game: Game, row: Sequence[int]) -> bool | None:
-    """Return True if the open row ``row`` (card ids, -1 for an empty slot) must be reset (R-ROW-2, R-ROW-4).
-
-    Called after the row is filled or refilled. All answers are asked; any True resets the row.
-    """
-
-
-@hookspec
-def ttr_card_takeable(game: Game, seat: int, slot: int, card: int) -> bool | None:
-    """Return False if ``seat`` may not take the face-up ``card`` from open-row ``slot`` (``ussr``: a
-    controller is only ever drawn blind, R-CTL-5).
-
-    Called when draws are listed and checked. All answers are asked; any False forbids the pick.
-    """
-
-
-@hookspec
-def ttr_card_taken(game: Game, seat: int, slot: int | None, card: int) -> None:
-    """Called after ``seat`` took ``card`` from open-row ``slot`` (``None``: blind from the deck).
-
-    The open-row plugin refills here when the refill is immediate. Returns nothing.
-    """
-
-
-# -------------------------------------------------------------------------------------------
-# Claiming routes
+# The table: routes closed, claimed and freed
 # -------------------------------------------------------------------------------------------
 
 
@@ -204,64 +276,67 @@ def ttr_card_taken(game: Game, seat: int, slot: int | None, card: int) -> None:
 def ttr_closed_routes(game: Game, seat: int) -> Mapping[int, str] | None:
     """Return the free routes ``seat`` may not claim now, as ``{route index: reason}`` (R-PAR-1..2).
 
-    Called when a claim is checked and when legal actions are listed. All answers are merged.
-    """
+    Called by the core (``game.closed_routes``, ``game.claim_problem``) whenever a claim is
+    listed or checked. All answers are merged.
 
+    Example::
 
-@hookspec(firstresult=True)
-@policy
-def ttr_ferry_payment() -> Any:
-    """Return the ferry payment rule (R-FER-1..2), an object with ``problem(route, locomotives, triples)``,
-    ``min_locomotives(route)`` and ``options(route, colored, locomotives)``.
-
-    Called once per ruleset. Without an answer, ferry marks are ordinary spaces and triples are
-    refused. Policy: one plugin answers.
-    """
-
-
-@hookspec(firstresult=True)
-def ttr_claim_started(game: Game, seat: int, route: Route, payment: Any) -> Decision | None:
-    """Begin a checked claim. Return a decision to make it a multi-step action (a tunnel, R-TUN-1),
-    or None to let the claim complete at once.
-
-    Called after the claim passed every check, before any card moves. A plugin returning a
-    decision takes the payment into its care and finishes or cancels the claim later.
-    Stops at first non-None result.
+        @hookimpl
+        def ttr_closed_routes(self, game, seat):
+            return {r.index: "no claims in the desert (house rule)" for r in game.board.routes if r.a == "Phoenix"}
     """
 
 
 @hookspec
 def ttr_route_claimed(game: Game, seat: int, route: Route) -> None:
-    """Called after ``route`` became ``seat``'s (cards paid, trains placed, points scored). Returns nothing."""
+    """Called by the core (``game.place_route``) after ``route`` became ``seat``'s: cards paid,
+    trains placed, points scored. Returns nothing.
+
+    Example::
+
+        @hookimpl
+        def ttr_route_claimed(self, game, seat, route):
+            if route.tunnel:
+                self.state(game).tunnels[seat] += 1
+    """
 
 
 @hookspec
 def ttr_route_released(game: Game, seat: int, route: Route) -> None:
-    """Called after ``route`` stopped being ``seat``'s and became free again (a ``ussr`` controller
-    dismantled it, R-CTL-2: trains and points already given back). Returns nothing. A plugin that
-    keeps per-route facts in ``game.state.ext`` forgets them here."""
+    """Called by the core (``game.free_route``) after ``route`` stopped being ``seat``'s and became
+    free again (a ``ussr`` controller dismantled it, R-CTL-2), trains and points already given
+    back. A plugin that keeps per-route facts forgets them here. Returns nothing.
 
+    Example::
 
-# -------------------------------------------------------------------------------------------
-# Tickets and the end of the game
-# -------------------------------------------------------------------------------------------
-
-
-@hookspec
-def ttr_borrowable_routes(game: Game, seat: int) -> Sequence[tuple[str, Sequence[int]]] | None:
-    """Return groups of routes ``seat`` may borrow for tickets: ``[(label, [route index, ...]), ...]``.
-
-    Called when tickets are scored. From each group exactly one route is borrowed, the same one
-    for every ticket (R-STA-3..4); the ticket plugin picks the choice that scores best.
+        @hookimpl
+        def ttr_route_released(self, game, seat, route):
+            if route.tunnel:
+                self.state(game).tunnels[seat] -= 1
     """
 
 
+# -------------------------------------------------------------------------------------------
+# The end of the game: tickets, bonuses, winners
+# -------------------------------------------------------------------------------------------
+
+
 @hookspec(firstresult=True)
-@policy
+@single_answer
+@required
 def ttr_ticket_outcomes(game: Game, seat: int) -> TicketOutcome:
     """Return which of ``seat``'s tickets are completed and failed (R-TIX-2, R-SCORE-2).
 
-    Called once per player when the game is scored. Policy: one plugin answers.
+    Called by the core once per player when the game is scored. Stops at first non-None result;
+    a wrapper (``hookimpl(wrapper=True)``) may adjust the answer, as the example house rules do.
+
+    Example::
+
+        @hookimpl(wrapper=True)
+        def ttr_ticket_outcomes(self, game):
+            outcome = yield   # what the variant's ticket plugin answered
+            earned = sum(game.board.tickets[t].points for t in outcome.completed)
+            return attrs.evolve(outcome, points=earned)
     """
 
 
@@ -269,41 +344,87 @@ def ttr_ticket_outcomes(game: Game, seat: int) -> TicketOutcome:
 def ttr_end_bonuses(game: Game, outcomes: Sequence[TicketOutcome]) -> Sequence[Bonus] | None:
     """Return the end-of-game bonus lines this plugin awards (R-BON-1..4), one ``Bonus`` per seat awarded.
 
-    Called once when the game is scored, with every player's ticket outcome (by seat). All
-    answers are collected.
+    Called by the core once when the game is scored, with every player's ticket outcome (by
+    seat). All answers are collected.
+
+    Example::
+
+        @hookimpl
+        def ttr_end_bonuses(self, game, outcomes):
+            best = max(len(o.completed) for o in outcomes)
+            return [Bonus(o.seat, "globetrotter", 10) for o in outcomes if best and len(o.completed) == best]
     """
 
 
 @hookspec(firstresult=True)
-@policy
+@single_answer
+@required
 def ttr_choose_winners(game: Game, scores: Sequence[PlayerScore]) -> Winners:
     """Return the winners among ``scores`` and what decided it (the winner row, tie-breakers).
 
-    Called once when the game is scored. Policy: one plugin answers.
+    Called by the core once when the game is scored. Stops at first non-None result.
+
+    Example::
+
+        @hookimpl
+        def ttr_choose_winners(self, scores):
+            top = max(s.total for s in scores)
+            return Winners(tuple(s.seat for s in scores if s.total == top), "score")
     """
+
+
+# -------------------------------------------------------------------------------------------
+# Positions given by hand, and checks
+# -------------------------------------------------------------------------------------------
 
 
 @hookspec
 def ttr_load_position(game: Game, seat: int, entry: Mapping[str, Any]) -> Sequence[str] | None:
-    """Read this plugin's keys of one player's entry in a hand-given position (``ttr score``), such as
-    ``stations``, into the state; return the keys it consumed.
+    """Read this plugin's keys of one player's entry in a hand-given position (``ttr score``), such
+    as ``stations``, into the state; return the keys it consumed.
 
-    Called once per player when a position is loaded, after routes and tickets are placed. A key
-    that no plugin consumes is reported as an error.
+    Called by the core (``ttr_core.position.score_position``) once per player when a position is
+    loaded, after routes and tickets are placed. A key that no plugin consumes is reported as an
+    error; a plugin raises ``RecordError`` with located problems for a bad value.
+
+    Example::
+
+        @hookimpl
+        def ttr_load_position(self, game, seat, entry):
+            self.state(game).cities[seat] = list(entry.get("stations", []))
+            return ["stations"]
     """
 
 
 @hookspec
 def ttr_dump_position(game: Game, seat: int) -> Mapping[str, Any] | None:
     """Return this plugin's keys of ``seat``'s entry in a position (the inverse of ``ttr_load_position``),
-    e.g. ``{"stations": ["Paris"]}``. Called when a finished game is exported for rescoring under
-    another variant (``ttr rescore``). All answers are merged.
+    e.g. ``{"stations": ["Paris"]}``.
+
+    Called by the core (``ttr_core.position.position_of``) when a finished game is exported for
+    rescoring under another variant (``ttr rescore``). All answers are merged.
+
+    Example::
+
+        @hookimpl
+        def ttr_dump_position(self, game, seat):
+            cities = self.state(game).cities[seat]
+            return {"stations": list(cities)} if cities else None
     """
 
 
 @hookspec
 def ttr_invariant_problems(game: Game) -> Sequence[str] | None:
-    """Return what is wrong with this plugin's part of the state (e.g. stations on board + in supply
-    no longer 3 per player), or nothing. Called by ``ttr_kit.testing.invariant_problems`` after
-    every action of the test suites and the soak run. All answers are collected.
+    """Return what is wrong with this plugin's part of the state (e.g. stations on the board and in
+    the supply no longer adding up to 3 per player), or nothing.
+
+    Called by the core's invariant check (``ttr_core.invariants.invariant_problems``), which the
+    test kit and ``ttr variants check --play N`` run after every action. All answers are collected.
+
+    Example::
+
+        @hookimpl
+        def ttr_invariant_problems(self, game):
+            if any(n < 0 for n in self.state(game).built.values()):
+                return ["stations: a negative count of stations built"]
     """

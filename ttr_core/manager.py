@@ -1,10 +1,13 @@
-"""Finding plugins and building the plugin manager of one game.
+"""Finding plugins and building the plugin manager of one ruleset.
 
-Every plugin, built-in or third-party, is found through the ``ttr`` entry-point group, and each
-game gets a fresh ``pluggy.PluginManager`` with only its variant's plugins (pytest builds one per
-run for the same reason: nothing leaks between games). Problems are errors naming the plugin:
-an unknown plugin name, a hook implementation that matches no spec, and two plugins answering
-one policy hook.
+Every plugin, built-in or third-party, is found through the ``ttr`` entry-point group. Each
+ruleset (a variant at one rules version) gets a fresh ``pluggy.PluginManager`` with only its
+plugins (pytest builds one per run for the same reason: nothing leaks between rulesets).
+
+Building it checks the plugins against each other and reports every problem at once, each
+naming the plugin: an unknown plugin name, a hook implementation that matches no spec (with the
+plugin that declares it, if one is installed), two plugins answering a single-answer hook, a
+required hook nobody answers, and a plugin whose ``requires`` no enabled plugin ``provides``.
 """
 
 from __future__ import annotations
@@ -13,14 +16,14 @@ import contextlib
 import difflib
 import functools
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 import pluggy
 
 from ttr_core import hookspecs
-from ttr_core.errors import PluginConflict, PluginError, UnknownPlugin
+from ttr_core.errors import PluginConflict, PluginError, PluginFailed, UnknownPlugin
 
 GROUP = "ttr"
 
@@ -75,9 +78,22 @@ def _installed_class(name: str) -> type:
     return cls
 
 
+def _loadable_classes() -> Iterator[tuple[str, type]]:
+    """Every plugin that can be named, for suggestions; a broken package is skipped here."""
+    for name in sorted({*available(), *_LOCAL}):
+        with contextlib.suppress(PluginError):
+            yield name, plugin_class(name)
+
+
+# --- building and checking -------------------------------------------------------------------
+
+
 def build_manager(plugins: Sequence[str], configs: Mapping[str, Any]) -> pluggy.PluginManager:
+    """The plugin manager of a ruleset, checked; every problem found is in one ``PluginError``."""
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
+    # Historic: each plugin is asked to declare its hooks as it is registered.
+    pm.hook.ttr_addhooks.call_historic(kwargs={"pluginmanager": pm})
     for name in plugins:
         cls = plugin_class(name)
         instance = cls(configs.get(name)) if configs.get(name) is not None else cls()
@@ -86,37 +102,98 @@ def build_manager(plugins: Sequence[str], configs: Mapping[str, Any]) -> pluggy.
             pm.register(instance, name=name)
         except pluggy.PluginValidationError as exc:
             raise PluginError(f"plugin {name!r}: {exc}") from None
-    _check_unknown_hooks(pm)
-    _check_policies(pm)
+    problems = [*_unknown_hooks(pm), *_single_answers(pm), *_unanswered(pm), *_unmet_requirements(pm)]
+    if problems:
+        raise PluginError(problems[0] if len(problems) == 1 else "; ".join(problems), problems)
     return pm
 
 
-def _check_unknown_hooks(pm: pluggy.PluginManager) -> None:
+def spec_names(pm: pluggy.PluginManager) -> list[str]:
+    """The hooks of this manager that have a spec: the core's and those its plugins declared."""
+    return sorted(n for n, caller in vars(pm.hook).items() if n.startswith("ttr_") and caller.spec is not None)
+
+
+def _unknown_hooks(pm: pluggy.PluginManager) -> list[str]:
     problems = []
-    for name in dir(pm.hook):
-        if not name.startswith("ttr_"):
+    for name, caller in sorted(vars(pm.hook).items()):
+        if not name.startswith("ttr_") or caller.spec is not None:
             continue
-        caller = getattr(pm.hook, name)
-        if caller.spec is None:
-            for impl in caller.get_hookimpls():
-                close = difflib.get_close_matches(name, hookspecs_names(), n=1)
+        for impl in caller.get_hookimpls():
+            if impl.optionalhook:
+                continue
+            declared = _declared_by(name)
+            if declared:
+                hint = f"; it is declared by plugin {declared!r}, which this variant does not enable"
+            else:
+                close = difflib.get_close_matches(name, spec_names(pm), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
-                problems.append(f"plugin {impl.plugin_name!r} implements unknown hook {name!r}{hint}")
-    if problems:
-        raise PluginError("; ".join(problems))
+            problems.append(f"plugin {impl.plugin_name!r} implements unknown hook {name!r}{hint}")
+    return problems
 
 
-def _check_policies(pm: pluggy.PluginManager) -> None:
-    for hook in sorted(hookspecs.POLICY_HOOKS):
-        impls = getattr(pm.hook, hook).get_hookimpls()
-        if len(impls) > 1:
-            names = " and ".join(repr(i.plugin_name) for i in impls)
-            raise PluginConflict(f"plugins {names} both answer the policy hook {hook!r}; a variant may enable only one")
+def _declared_by(hook: str) -> str | None:
+    """The installed plugin that declares ``hook`` in its ``ttr_addhooks``, if any."""
+    for name, cls in _loadable_classes():
+        probe = pluggy.PluginManager(hookspecs.PROJECT)
+        add = getattr(cls, "ttr_addhooks", None)
+        if add is None:
+            continue
+        with contextlib.suppress(Exception):
+            add(None, probe)
+            if hasattr(probe.hook, hook):
+                return name
+    return None
 
 
-@functools.cache
-def hookspecs_names() -> list[str]:
-    return [n for n in dir(hookspecs) if n.startswith("ttr_")]
+def _single_answers(pm: pluggy.PluginManager) -> list[str]:
+    problems = []
+    for name in spec_names(pm):
+        caller = getattr(pm.hook, name)
+        if hookspecs.SINGLE_ANSWER not in hookspecs.marks_of(caller.spec.function):
+            continue
+        answers = [i for i in caller.get_hookimpls() if not (i.wrapper or i.hookwrapper)]
+        if len(answers) > 1:
+            names = " and ".join(repr(i.plugin_name) for i in answers)
+            problems.append(
+                f"plugins {names} both answer the single-answer hook {name!r}; a variant may enable only one"
+            )
+    return problems
+
+
+def _unanswered(pm: pluggy.PluginManager) -> list[str]:
+    problems = []
+    for name in spec_names(pm):
+        caller = getattr(pm.hook, name)
+        if hookspecs.REQUIRED not in hookspecs.marks_of(caller.spec.function):
+            continue
+        if not [i for i in caller.get_hookimpls() if not (i.wrapper or i.hookwrapper)]:
+            first_line = (caller.spec.function.__doc__ or "").strip().splitlines()[0]
+            answering = [n for n, cls in _loadable_classes() if hasattr(cls, name)]
+            hint = f"; installed plugins that answer it: {', '.join(map(repr, answering))}" if answering else ""
+            problems.append(f"no enabled plugin answers the required hook {name!r} ({first_line}){hint}")
+    return problems
+
+
+def _unmet_requirements(pm: pluggy.PluginManager) -> list[str]:
+    plugins = pm.list_name_plugin()
+    provided = {cap for _, p in plugins for cap in p.provides}
+    problems = []
+    for name, plugin in plugins:
+        for need in plugin.requires:
+            if need in provided:
+                continue
+            providers = [n for n, cls in _loadable_classes() if need in _class_provides(cls)]
+            hint = f"; add {' or '.join(map(repr, providers))}, which provides it" if providers else ""
+            problems.append(f"plugin {name!r} requires {need!r}, which no enabled plugin provides{hint}")
+    return problems
+
+
+def _class_provides(cls: type) -> tuple[str, ...]:
+    provides = getattr(cls, "provides", ())
+    return tuple(provides) if isinstance(provides, tuple | list | frozenset | set) else ()
+
+
+# --- calling hooks ---------------------------------------------------------------------------
 
 
 def _arguments(argnames: Sequence[str]):
@@ -175,7 +252,7 @@ class _Plain:
 
 
 class _Unanswered:
-    """A hook no plugin of this game implements."""
+    """A hook no plugin of this ruleset implements."""
 
     __slots__ = ("_first", "_caller")
 
@@ -195,11 +272,11 @@ class HookRelay:
     old-style hookwrappers) go through pluggy as usual."""
 
     def __init__(self, pm: pluggy.PluginManager):
-        for name in hookspecs_names():
+        for name in spec_names(pm):
             caller = getattr(pm.hook, name)
             impls = caller.get_hookimpls()
-            first = bool(caller.spec is not None and caller.spec.opts.get("firstresult"))
-            if any(i.hookwrapper or i.wrapper for i in impls):
+            first = bool(caller.spec.opts.get("firstresult"))
+            if any(i.hookwrapper or i.wrapper for i in impls) or caller.spec.opts.get("historic"):
                 setattr(self, name, caller)
             elif len(impls) > 1:
                 setattr(self, name, _Plain(caller, impls, first))
@@ -207,3 +284,41 @@ class HookRelay:
                 setattr(self, name, _Direct(caller, impls[0], first))
             else:
                 setattr(self, name, _Unanswered(caller, first))
+
+
+# --- naming a plugin that failed ----------------------------------------------------------------
+
+
+def blame(
+    pm: pluggy.PluginManager, exc: BaseException, seat: int | None, action: Any, doing: str | None = None
+) -> PluginFailed:
+    """Name the plugin and the hook that failed: the innermost frame of the traceback that is a hook
+    implementation of one of ``pm``'s plugins (whatever its function is called); failing that, the
+    innermost frame of plugin code (an action handler, a helper of a plugin module)."""
+    named = pm.list_name_plugin()
+    by_id = {id(p): name for name, p in named}
+    by_module: dict[str, str] = {}
+    for name, p in named:
+        by_module.setdefault(type(p).__module__, name)
+    by_code = {
+        impl.function.__code__: (impl.plugin_name, hook)
+        for hook in spec_names(pm)
+        for impl in getattr(pm.hook, hook).get_hookimpls()
+        if hasattr(impl.function, "__code__")
+    }
+    frames: list[tuple[str, str]] = []  # (plugin, function), outermost first
+    in_hooks: list[tuple[str, str]] = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code in by_code:
+            in_hooks.append(by_code[frame.f_code])
+        owner = frame.f_locals.get("self")
+        plugin = by_id.get(id(owner)) if owner is not None else None
+        if plugin is None:
+            plugin = by_module.get(frame.f_globals.get("__name__", ""))
+        if plugin is not None:
+            frames.append((plugin, frame.f_code.co_name))
+        tb = tb.tb_next
+    plugin, hook = (in_hooks or frames or [("?", "?")])[-1]
+    return PluginFailed(plugin, hook, seat, action, exc, doing)

@@ -1,22 +1,52 @@
-"""What a rule plugin is: a class, found through the ``ttr`` entry-point group, instantiated once per
-ruleset (a variant at one rules version) with its frozen attrs ``Config`` (the variant's
-``[rules.<plugin name>]`` table); that instance serves every game of the ruleset.
+"""The public plugin API: everything a rule plugin may import from the engine, in one module.
 
-A plugin keeps no game state on itself: what it must remember lives in ``game.state.ext``, so
-that a game can be dumped, compared and replayed, and games running side by side stay apart
-(``ttr variants check --play N`` reports a plugin whose instance changes from game to game).
-Caches of facts that hold for the whole ruleset (a table built from the board) are fine.
+A plugin imports from here and from nowhere else in the engine, and never from another plugin
+(an import contract checks both in CI). What one plugin needs from another passes through hooks:
+the plugin that calls a hook declares it (``ttr_addhooks``), and the plugins answering it name
+the capability in ``requires``.
+
+A plugin is a class, found through the ``ttr`` entry-point group, instantiated once per ruleset
+(a variant at one rules version) with its frozen attrs ``Config`` (the variant's
+``[rules.<plugin name>]`` table); that instance serves every game of the ruleset. So a plugin
+keeps no game state on itself: what it must remember is its typed ``State`` (an attrs class), which
+the core creates for each game, carries in ``game.state`` and dumps with it (records, digests,
+snapshots); ``self.state(game)`` reads it. Caches of facts that hold for the whole ruleset (a
+table built from the board) are fine on the instance.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Protocol
 
 import attrs
 
-from ttr_core.hookspecs import hookimpl
+from ttr_core.actions import Action, ActionHandler, ActionRegistry
+from ttr_core.board import Board, City, Route, Ticket
+from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE, CardKinds
+from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RecordError, RouteTaken
+from ttr_core.hookspecs import hookimpl, hookspec, per_ruleset, required, single_answer
+from ttr_core.network import DisjointSets, longest_trail
+from ttr_core.scoring import Bonus, PlayerScore, TicketOutcome, Winners
+from ttr_core.state import Decision, GameState
+from ttr_core.table import CLOSED, TAKEN, TRAINS, Refusal
 
-__all__ = ["Plugin", "NoConfig", "hookimpl"]
+__all__ = [
+    # writing a plugin
+    "Plugin", "NoConfig", "GameAPI", "hookimpl", "hookspec", "single_answer", "per_ruleset", "required",
+    # actions and decisions
+    "Action", "ActionHandler", "ActionRegistry", "Decision",
+    # the board, the cards, the state
+    "Board", "City", "Route", "Ticket", "CardKinds", "COLORS", "GRAY", "LOCOMOTIVE", "GameState",
+    # refusals
+    "IllegalAction", "CannotPay", "MalformedAction", "NotLegalNow", "RouteTaken", "RecordError",
+    "Refusal", "TAKEN", "CLOSED", "TRAINS",
+    # scoring
+    "Bonus", "PlayerScore", "TicketOutcome", "Winners",
+    # graph helpers
+    "DisjointSets", "longest_trail",
+]
 
 
 @attrs.frozen
@@ -25,13 +55,83 @@ class NoConfig:
 
 
 class Plugin:
+    #: the variant's ``[rules.<plugin name>]`` table, structured strictly (unknown keys are errors)
     Config: ClassVar[type] = NoConfig
+    #: this plugin's per-game state, an attrs class (None: the plugin remembers nothing); the core
+    #: creates it with ``new_state`` for every game and dumps it with the game's state
+    State: ClassVar[type | None] = None
+    #: capabilities this plugin needs some other enabled plugin to ``provide`` (``ttr variants check``
+    #: refuses a variant that leaves one unmet, naming the plugin and what is missing)
+    requires: ClassVar[tuple[str, ...]] = ()
+    #: capabilities this plugin offers, usually the hooks it declares in ``ttr_addhooks``
+    provides: ClassVar[tuple[str, ...]] = ()
+    #: True if everything this plugin does follows from the game (its state, its generator): no clock,
+    #: no file, no service. A failure while applying an action is then undone by replaying the log;
+    #: otherwise the engine also keeps a snapshot before every action.
+    deterministic: ClassVar[bool] = False
     #: the entry-point name this instance was loaded under; set by the manager
     name: str = ""
 
     def __init__(self, config: Any = None):
         self.config = config if config is not None else self.Config()
 
-    def ext(self, game: Any) -> Any:
-        """This plugin's slot in ``game.state.ext``."""
+    def new_state(self, players: int) -> Any:
+        """This plugin's state at the start of a game of ``players`` players (``State()`` by default)."""
+        assert self.State is not None
+        return self.State()
+
+    def state(self, game: GameAPI) -> Any:
+        """This plugin's state in ``game`` (an instance of its ``State``)."""
         return game.state.ext[self.name]
+
+
+class GameAPI(Protocol):
+    """What a plugin may read and call on a game (:class:`ttr_core.game.Game` is one)."""
+
+    #: the whole mutable state: players, decks, open row, owners, phase, plugin states (``ext``)
+    state: GameState
+    #: the map: cities, routes, tickets (immutable)
+    board: Board
+    #: the card vocabulary of this game (names, ids, the locomotive's id)
+    cards: CardKinds
+    #: the game's seeded generator: the only source of randomness a rule may use
+    rng: random.Random
+    #: the hook callers: ``game.hook.ttr_xxx(game=game, ...)``
+    hook: Any
+    #: the action kinds of this ruleset, and their (de)serialisation
+    registry: ActionRegistry
+    seed: int
+    names: tuple[str, ...]
+
+    @property
+    def over(self) -> bool: ...
+
+    def policy(self, hook: str, **kwargs: Any) -> Any:
+        """The answer of a per-ruleset hook, asked once for every game of the ruleset."""
+
+    def active_seats(self) -> list[int]:
+        """The seats that have not resigned."""
+
+    def has_regular_action(self, seat: int) -> bool:
+        """True if ``seat`` has a legal action besides the fallback ones (pass)."""
+
+    def cancel_decision(self, seat: int) -> None:
+        """Drop ``seat``'s pending decision (``ttr_decision_cancelled`` puts its cards back)."""
+
+    def finish(self, reason: str) -> None:
+        """End the game now and score it."""
+
+    # the table (ttr_core.table)
+    def route_points(self, length: int) -> int: ...
+
+    def draw_card(self) -> int | None: ...
+
+    def place_route(self, seat: int, route: Route, paid: Iterable[tuple[int, int]] = ()) -> None: ...
+
+    def free_route(self, route: Route) -> int: ...
+
+    def closed_routes(self, seat: int) -> dict[int, str]: ...
+
+    def claim_problem(self, seat: int, route: Route) -> Refusal | None: ...
+
+    def legal_actions(self, seat: int) -> Sequence[Action]: ...

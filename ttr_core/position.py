@@ -83,10 +83,7 @@ def _place_routes(game: Game, seat: int, routes: Any, at: str, problems: list[st
         if st.owner[route.index] >= 0:
             problems.append(f"{at}.routes[{i}]: {route.id} is owned by seat {st.owner[route.index]} already")
             continue
-        st.owner[route.index] = seat
-        player.routes.append(route.index)
-        player.trains -= route.length
-        player.route_points += game.route_points(route.length)
+        game.place_route(seat, route)
     if player.trains < 0:
         problems.append(f"{at}.routes: they need {game.board.trains - player.trains} trains, a player has {game.board.trains}")
 

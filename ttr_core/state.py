@@ -29,7 +29,16 @@ class Decision:
     allowed: tuple[str, ...]
 
     def held_cards(self) -> list[int]:
+        """Train card ids this decision holds on the table until it is answered (a tunnel's base)."""
         return []
+
+    def held_tickets(self) -> tuple[int, ...]:
+        """Ticket indices this decision holds until it is answered (tickets on offer)."""
+        return ()
+
+    def with_held_tickets(self, tickets: tuple[int, ...]) -> Decision:
+        """The same decision holding ``tickets`` instead (same number): hidden information dealt anew."""
+        return self
 
     def private(self) -> dict[str, Any]:
         """What the deciding player sees of it."""
@@ -66,7 +75,8 @@ class GameState:
     turn: int = 0  # turns completed
     final_round: list[int] | None = None  # seats still to play their last turn (R-END-1)
     end_reason: str = ""
-    ext: dict[str, Any] = attrs.Factory(dict)  # plugins' own state, keyed by plugin name
+    #: each plugin's typed ``State`` by plugin name, created by the core for every game
+    ext: dict[str, Any] = attrs.Factory(dict)
 
     def dump(self) -> dict[str, Any]:
         data = _dump.unstructure(self)

@@ -19,10 +19,10 @@ from typing import Any
 
 import attrs
 
+from ttr_core import manager, prepared
 from ttr_core.board import Board, PlayerRange, load_map
-from ttr_core.errors import PluginError, TTRError, VariantError
+from ttr_core.errors import PluginError, VariantError
 from ttr_core.files import read_toml, structure
-from ttr_core import manager
 
 VARIANT_GROUP = "ttr.variants"  # entry points naming packages that hold more *.toml variant files
 
@@ -59,8 +59,16 @@ class Ruleset:
     plugins: tuple[str, ...]
     configs: Mapping[str, Any] = attrs.field(eq=False)
     players: PlayerRange
+    #: what the games of this ruleset share: plugins, hook relay, action registry, policy answers
+    rules: prepared.PreparedRules = attrs.field(eq=False, repr=False)
     notes: tuple[str, ...] = ()  # the version history up to this version
     path: str = ""
+
+    def with_configs(self, configs: Mapping[str, Any]) -> Ruleset:
+        """This ruleset with some plugins' parameters replaced (``{plugin name: Config}``), its shared
+        part built anew: the way to try a parameter without writing a variant file."""
+        merged = {**self.configs, **configs}
+        return attrs.evolve(self, configs=merged, rules=prepared.prepare(self.plugins, merged, self.board))
 
 
 @attrs.frozen
@@ -286,13 +294,13 @@ def _check(path: Path, vf: VariantFile, number: int, spec: _Spec) -> Ruleset:
             f"{path}: $.players: {players.min}..{players.max} does not fit the map's {board.players.min}..{board.players.max}"
         )
     try:
-        pm = manager.build_manager(spec.plugins, configs)
-    except TTRError as exc:
-        raise VariantError(problems + [f"{where}: {exc}"]) from None
-    problems += _check_against_board(pm, board, where)
+        rules = prepared.prepare(spec.plugins, configs, board)
+    except PluginError as exc:
+        raise VariantError(problems + [f"{where}: {p}" for p in exc.problems]) from None
+    problems += _check_against_board(rules, board, where)
     if problems:
         raise VariantError(problems)
-    return Ruleset(vf.id, number, vf.title, board, spec.plugins, configs, players, spec.notes, str(path))
+    return Ruleset(vf.id, number, vf.title, board, spec.plugins, configs, players, rules, spec.notes, str(path))
 
 
 def _relocate(problem: str, origin: str) -> str:
@@ -306,19 +314,12 @@ def _relocate(problem: str, origin: str) -> str:
     return f"{origin}{rest}" if rest.startswith((".", "[", ":")) else problem
 
 
-def _check_against_board(pm, board: Board, where: str) -> list[str]:
+def _check_against_board(rules: prepared.PreparedRules, board: Board, where: str) -> list[str]:
     problems = []
-    table = pm.hook.ttr_route_points()
-    if table is None:
-        problems.append(f"{where}: no plugin answers ttr_route_points (route scoring)")
-    else:
-        for length in sorted({r.length for r in board.routes}):
-            if length not in table:
-                ids = [r.id for r in board.routes if r.length == length][:3]
-                problems.append(
-                    f"{where}: map {board.id!r} has routes of length {length} ({', '.join(ids)}) that the points table does not cover"
-                )
-    for hook in ("ttr_ticket_outcomes", "ttr_choose_winners", "ttr_final_round_triggered"):
-        if not getattr(pm.hook, hook).get_hookimpls():
-            problems.append(f"{where}: no plugin answers {hook}")
+    for length in sorted({r.length for r in board.routes}):
+        if length not in rules.points:
+            ids = [r.id for r in board.routes if r.length == length][:3]
+            problems.append(
+                f"{where}: map {board.id!r} has routes of length {length} ({', '.join(ids)}) that the points table does not cover"
+            )
     return problems

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import cattrs
 
+from ttr_core import manager
 from ttr_core.errors import TTRError
 
 if TYPE_CHECKING:
@@ -73,4 +74,4 @@ def _plugin_parts(game: Game, seat: int | None) -> list[Any]:
         raise
     except Exception as exc:  # named like any other plugin failure; a view changes nothing to undo
         who = "a spectator" if seat is None else f"seat {seat}"
-        raise game._blame(exc, seat, None, doing=f"building the view of {who}; the game is unchanged") from exc
+        raise manager.blame(game.pm, exc, seat, None, doing=f"building the view of {who}; the game is unchanged") from exc

@@ -19,18 +19,15 @@ import copy
 import json
 import os
 import random
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import attrs
 
 from ttr_core import variant
-from ttr_core.actions import Action, KeepTickets
+from ttr_core.actions import Action
 from ttr_core.errors import IllegalAction
 from ttr_core.game import Game
-
-PHASES = ("setup", "play", "over")
+from ttr_core.invariants import PHASES, card_census, invariant_problems, ticket_census  # noqa: F401 - the kit's API
 
 
 def new_game(
@@ -44,8 +41,9 @@ def keep_all_starting_tickets(game: Game) -> Game:
     """Finish the setup: every player keeps every starting ticket offered (R-SET-4)."""
     for seat in list(game.to_act()):
         decision = game.state.players[seat].decision
-        if decision is not None and "keep-tickets" in decision.allowed and game.state.phase == "setup":
-            game.apply(seat, KeepTickets(tuple(game.board.tickets[t].id for t in decision.offered)))
+        if decision is not None and decision.held_tickets() and game.state.phase == "setup":
+            ids = [game.board.tickets[t].id for t in decision.held_tickets()]
+            act(game, seat, {"kind": "keep-tickets", "tickets": ids})
     return game
 
 
@@ -170,9 +168,7 @@ def set_open_row(game: Game, cards: Iterable[str | None]) -> None:
 
 def give_route(game: Game, seat: int, route_id: str) -> None:
     """Make a route ``seat``'s as if claimed (trains placed, points scored), without cards."""
-    from ttr_plugins.claiming import build_route
-
-    build_route(game, seat, game.board.find_route(route_id), [])
+    game.place_route(seat, game.board.find_route(route_id))
 
 
 def set_tickets(game: Game, seat: int, ticket_ids: Iterable[str]) -> None:
@@ -227,113 +223,6 @@ def arrange(
     return game
 
 
-# --- invariants (the core issue's list) -----------------------------------------------------
-
-
-def card_census(game: Game) -> Counter:
-    st = game.state
-    census: Counter = Counter(st.deck)
-    census.update(st.discard)
-    census.update(c for c in st.open_row if c >= 0)
-    for p in st.players:
-        census.update({card: n for card, n in enumerate(p.hand) if n})
-        if p.decision is not None:
-            census.update(p.decision.held_cards())
-    return census
-
-
-def invariant_problems(game: Game) -> list[str]:
-    """Every broken invariant, as a sentence; empty when all hold."""
-    st = game.state
-    problems: list[str] = []
-    expected = Counter({game.cards.id(n): c for n, c in game.deck_counts.items() if c})
-    census = card_census(game)
-    if census != expected:
-        diff = {game.cards.names[k]: census.get(k, 0) - expected.get(k, 0) for k in set(census) | set(expected)}
-        problems.append(f"cards: {sum(census.values())} found, {sum(expected.values())} expected; off by {_nonzero(diff)}")
-    if any(n < 0 for p in st.players for n in p.hand):
-        problems.append("cards: a hand holds a negative count")
-    routes = game.board.routes
-    for seat, p in enumerate(st.players):
-        placed = sum(routes[r].length for r in p.routes)
-        if placed + p.trains != game.board.trains:
-            problems.append(f"trains: seat {seat} has {placed} on the board + {p.trains} in supply != {game.board.trains}")
-        points = sum(game.route_points(routes[r].length) for r in p.routes)
-        if points != p.route_points:
-            problems.append(f"score: seat {seat}'s running route score {p.route_points} != recomputed {points}")
-        for r in p.routes:
-            if st.owner[r] != seat:
-                problems.append(f"routes: seat {seat} lists {routes[r].id}, owned by {st.owner[r]}")
-    owned = Counter(r for p in st.players for r in p.routes)
-    for r, n in owned.items():
-        if n > 1:
-            problems.append(f"routes: {routes[r].id} has {n} owners")
-    for r, seat in enumerate(st.owner):
-        if seat >= 0 and r not in st.players[seat].routes:
-            problems.append(f"routes: {routes[r].id} is marked as seat {seat}'s but not in its list")
-    problems += _ticket_problems(game)
-    problems += _flow_problems(game)
-    for answer in game.hook.ttr_invariant_problems(game=game):
-        problems.extend(answer or ())
-    return problems
-
-
-def ticket_census(game: Game) -> Counter:
-    """Where every ticket is: the ticket deck, the box, the players' tickets and the offers pending."""
-    st = game.state
-    census: Counter = Counter(st.ticket_deck)
-    census.update(st.boxed_tickets)
-    for p in st.players:
-        census.update(p.tickets)
-        census.update(getattr(p.decision, "offered", ()))
-    return census
-
-
-def _ticket_problems(game: Game) -> list[str]:
-    census = ticket_census(game)
-    n = len(game.board.tickets)
-    problems = []
-    lost = [game.board.tickets[t].id for t in range(n) if census.get(t, 0) == 0]
-    twice = [game.board.tickets[t].id for t in range(n) if census.get(t, 0) > 1]
-    strange = sorted(repr(t) for t in census if not (isinstance(t, int) and 0 <= t < n))
-    if lost:
-        problems.append(f"tickets: {len(lost)} ticket(s) are nowhere: {', '.join(lost[:5])}")
-    if twice:
-        problems.append(f"tickets: {len(twice)} ticket(s) are in two places: {', '.join(twice[:5])}")
-    if strange:
-        problems.append(f"tickets: unknown ticket numbers {', '.join(strange[:5])}")
-    return problems
-
-
-def _flow_problems(game: Game) -> list[str]:
-    """The turn flow: a known phase; a result exactly when the game is over; during play, the
-    current seat is an active one; no decision pending once the game is over; no negative supply."""
-    st = game.state
-    n = len(st.players)
-    problems = []
-    if st.phase not in PHASES:
-        problems.append(f"flow: unknown phase {st.phase!r}")
-    if (st.phase == "over") != (game.result is not None):
-        problems.append(f"flow: phase {st.phase!r} but {'a' if game.result is not None else 'no'} result")
-    if st.phase == "play":
-        if not (isinstance(st.current, int) and 0 <= st.current < n) or st.players[st.current].resigned:
-            problems.append(f"flow: the current seat {st.current!r} is not an active seat")
-    if st.phase == "over":
-        pending = [s for s, p in enumerate(st.players) if p.decision is not None]
-        if pending:
-            problems.append(f"flow: the game is over but seat(s) {pending} still have a decision pending")
-    if st.final_round is not None and any(not 0 <= s < n for s in st.final_round):
-        problems.append(f"flow: the final round names unknown seats {st.final_round}")
-    for seat, p in enumerate(st.players):
-        if p.trains < 0:
-            problems.append(f"trains: seat {seat} has {p.trains} trains in supply")
-    return problems
-
-
-def _nonzero(diff: Mapping[str, int]) -> str:
-    return ", ".join(f"{k} {v:+d}" for k, v in sorted(diff.items()) if v) or "nothing (ids differ)"
-
-
 def assert_invariants(game: Game) -> None:
     problems = invariant_problems(game)
     assert not problems, "; ".join(problems)
@@ -342,7 +231,7 @@ def assert_invariants(game: Game) -> None:
 def secrets_of(game: Game, seat: int) -> dict[str, object]:
     """What only ``seat`` may know: its tickets (and offered ones)."""
     p = game.state.players[seat]
-    offered = getattr(p.decision, "offered", ())
+    offered = p.decision.held_tickets() if p.decision is not None else ()
     return {"tickets": [game.board.tickets[t].id for t in (*p.tickets, *offered)]}
 
 
@@ -434,15 +323,16 @@ def _redeal_hidden(game: Game, others: Sequence[int], rng: random.Random):
     st.deck = cards
     tickets = list(st.ticket_deck)
     for s in others:
-        tickets += st.players[s].tickets + list(getattr(st.players[s].decision, "offered", ()))
+        decision = st.players[s].decision
+        tickets += st.players[s].tickets + list(decision.held_tickets() if decision is not None else ())
     rng.shuffle(tickets)
     for s in others:
         p = st.players[s]
         size = len(p.tickets)
         p.tickets, tickets = tickets[:size], tickets[size:]
-        offered = getattr(p.decision, "offered", None)
+        offered = p.decision.held_tickets() if p.decision is not None else ()
         if offered:
-            p.decision = attrs.evolve(p.decision, offered=tuple(tickets[: len(offered)]))
+            p.decision = p.decision.with_held_tickets(tuple(tickets[: len(offered)]))
             tickets = tickets[len(offered):]
     st.ticket_deck = tickets
     return st

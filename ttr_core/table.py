@@ -1,0 +1,105 @@
+"""Operations on the table that every rule set shares: drawing a card, placing a route with its
+payment, freeing a route, and asking which routes are closed or why one cannot be claimed.
+
+They are methods of the game (``game.draw_card()``, ``game.place_route(...)``), so that every
+plugin, the position loader and the test kit move cards, trains and points the same way, and the
+documented hooks (``ttr_route_claimed``, ``ttr_route_released``, ``ttr_closed_routes``) fire
+whoever acts. What a payment must be, and what a claim costs beyond the cards, are rules: they
+stay in the plugins (claiming, tunnels, ferries, controller).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import attrs
+
+if TYPE_CHECKING:
+    from ttr_core.board import Route
+    from ttr_core.state import GameState
+    from ttr_core.manager import HookRelay
+
+#: why a route cannot be claimed, as machine-readable codes (``Refusal.code``)
+TAKEN, CLOSED, TRAINS = "taken", "closed", "not-enough-trains"
+
+
+@attrs.frozen
+class Refusal:
+    """Why a seat cannot claim a route: ``code`` (``taken``, ``closed``, ``not-enough-trains``) for
+    programs, ``reason`` (with its rule id) for people."""
+
+    code: str
+    reason: str
+
+
+class TableOperations:
+    """Mixed into :class:`ttr_core.game.Game`: what ``state``, ``rng``, ``hook`` and ``_points`` are."""
+
+    state: GameState
+    hook: HookRelay
+    _points: dict[int, int]
+
+    def route_points(self, length: int) -> int:
+        """The points a route of ``length`` spaces scores (``ttr_route_points``, R-SCORE-1)."""
+        return self._points[length]
+
+    def draw_card(self) -> int | None:
+        """Take the top card of the deck; an empty deck is first rebuilt from the shuffled discard
+        (R-DRAW-3). None when both are empty."""
+        st = self.state
+        if not st.deck:
+            if not st.discard:
+                return None
+            st.deck, st.discard = st.discard, []
+            self.rng.shuffle(st.deck)
+        return st.deck.pop()
+
+    def place_route(self, seat: int, route: Route, paid: Iterable[tuple[int, int]] = ()) -> None:
+        """Make ``route`` ``seat``'s: the ``paid`` cards (``(card id, count)`` pairs, already out of
+        the hand) go to the discard, trains are placed and the route scores at once (R-ROUTE-2);
+        then ``ttr_route_claimed``. Nothing is checked: a plugin checks before it places."""
+        st = self.state
+        for card, n in paid:
+            st.discard.extend([card] * n)
+        player = st.players[seat]
+        st.owner[route.index] = seat
+        player.trains -= route.length
+        player.routes.append(route.index)
+        player.route_points += self._points[route.length]
+        self.hook.ttr_route_claimed(game=self, seat=seat, route=route)
+
+    def free_route(self, route: Route) -> int:
+        """Make an owned ``route`` free again: its owner gets the trains back and loses its points
+        (R-CTL-2); then ``ttr_route_released``. Returns the seat that owned it."""
+        st = self.state
+        seat = st.owner[route.index]
+        owner = st.players[seat]
+        owner.routes.remove(route.index)
+        owner.trains += route.length
+        owner.route_points -= self._points[route.length]
+        st.owner[route.index] = -1
+        self.hook.ttr_route_released(game=self, seat=seat, route=route)
+        return seat
+
+    def closed_routes(self, seat: int) -> dict[int, str]:
+        """The free routes ``seat`` may not claim now, with the reason (``ttr_closed_routes``, R-PAR)."""
+        closed: dict[int, str] = {}
+        for answer in self.hook.ttr_closed_routes(game=self, seat=seat):
+            closed.update(answer or {})
+        return closed
+
+    def claim_problem(self, seat: int, route: Route) -> Refusal | None:
+        """Why ``seat`` cannot place ``route`` now whatever it pays, or None: owned already
+        (R-ROUTE-5), closed by a rule (R-PAR), or more spaces than the seat has trains (R-ROUTE-2)."""
+        st = self.state
+        owner = st.owner[route.index]
+        if owner >= 0:
+            return Refusal(TAKEN, f"{route.id} belongs to seat {owner} already (R-ROUTE-5)")
+        reason = self.closed_routes(seat).get(route.index)
+        if reason:
+            return Refusal(CLOSED, reason)
+        trains = st.players[seat].trains
+        if trains < route.length:
+            return Refusal(TRAINS, f"{route.id} needs {route.length} trains, seat has {trains} (R-ROUTE-2)")
+        return None
