@@ -102,7 +102,10 @@ def build_manager(plugins: Sequence[str], configs: Mapping[str, Any]) -> pluggy.
             pm.register(instance, name=name)
         except pluggy.PluginValidationError as exc:
             raise PluginError(f"plugin {name!r}: {exc}") from None
-    problems = [*_unknown_hooks(pm), *_single_answers(pm), *_unanswered(pm), *_unmet_requirements(pm)]
+    unmet = _unmet_requirements(pm)
+    # a plugin whose needs are unmet also implements hooks nobody declared: its need says it all
+    unknown = _unknown_hooks(pm, skip={name for name, _ in unmet})
+    problems = [*(p for _, p in unmet), *unknown, *_single_answers(pm), *_unanswered(pm)]
     if problems:
         raise PluginError(problems[0] if len(problems) == 1 else "; ".join(problems), problems)
     return pm
@@ -113,13 +116,13 @@ def spec_names(pm: pluggy.PluginManager) -> list[str]:
     return sorted(n for n, caller in vars(pm.hook).items() if n.startswith("ttr_") and caller.spec is not None)
 
 
-def _unknown_hooks(pm: pluggy.PluginManager) -> list[str]:
+def _unknown_hooks(pm: pluggy.PluginManager, skip: set[str]) -> list[str]:
     problems = []
     for name, caller in sorted(vars(pm.hook).items()):
         if not name.startswith("ttr_") or caller.spec is not None:
             continue
         for impl in caller.get_hookimpls():
-            if impl.optionalhook:
+            if impl.optionalhook or impl.plugin_name in skip:
                 continue
             declared = _declared_by(name)
             if declared:
@@ -167,14 +170,15 @@ def _unanswered(pm: pluggy.PluginManager) -> list[str]:
         if hookspecs.REQUIRED not in hookspecs.marks_of(caller.spec.function):
             continue
         if not [i for i in caller.get_hookimpls() if not (i.wrapper or i.hookwrapper)]:
-            first_line = (caller.spec.function.__doc__ or "").strip().splitlines()[0]
+            first_line = (caller.spec.function.__doc__ or "").strip().splitlines()[0].replace("``", "")
             answering = [n for n, cls in _loadable_classes() if hasattr(cls, name)]
             hint = f"; installed plugins that answer it: {', '.join(map(repr, answering))}" if answering else ""
             problems.append(f"no enabled plugin answers the required hook {name!r} ({first_line}){hint}")
     return problems
 
 
-def _unmet_requirements(pm: pluggy.PluginManager) -> list[str]:
+def _unmet_requirements(pm: pluggy.PluginManager) -> list[tuple[str, str]]:
+    """``(plugin, problem)`` for every need of an enabled plugin that no enabled plugin provides."""
     plugins = pm.list_name_plugin()
     provided = {cap for _, p in plugins for cap in p.provides}
     problems = []
@@ -184,7 +188,7 @@ def _unmet_requirements(pm: pluggy.PluginManager) -> list[str]:
                 continue
             providers = [n for n, cls in _loadable_classes() if need in _class_provides(cls)]
             hint = f"; add {' or '.join(map(repr, providers))}, which provides it" if providers else ""
-            problems.append(f"plugin {name!r} requires {need!r}, which no enabled plugin provides{hint}")
+            problems.append((name, f"plugin {name!r} requires {need!r}, which no enabled plugin provides{hint}"))
     return problems
 
 

@@ -1,30 +1,37 @@
-"""The two house rules. Each builds on the built-in plugin it replaces, changing one answer."""
+"""The two house rules. Each adjusts the answer the variant's own plugin gives, through a pluggy
+wrapper: it imports only ttr-engine's public plugin API and works on top of whatever plugin
+answers the hook (the built-in one, or another house rule's)."""
 
 from __future__ import annotations
 
 import attrs
 
-from ttr_core.plugin import hookimpl
-from ttr_plugins.route_points import RoutePoints
-from ttr_plugins.tickets import Tickets
+from ttr_core.plugin import Plugin, hookimpl
 
 
-class NoTicketPenalty(Tickets):
-    """Tickets as usual (dealing, drawing, keeping), but an unfinished ticket costs nothing: it is
-    still listed as failed, and only completed tickets count."""
+class NoTicketPenalty(Plugin):
+    """An unfinished ticket costs nothing: it is still listed as failed, and only completed tickets
+    count. Dealing, drawing and keeping tickets stay the variant's."""
 
-    @hookimpl
-    def ttr_ticket_outcomes(self, game, seat):
-        outcome = super().ttr_ticket_outcomes(game, seat)
+    deterministic = True
+
+    @hookimpl(wrapper=True)
+    def ttr_ticket_outcomes(self, game):
+        outcome = yield  # what the variant's ticket plugin answered
         earned = sum(game.board.tickets[t].points for t in outcome.completed)
         return attrs.evolve(outcome, points=earned)
 
 
-class SixScores18(RoutePoints):
-    """The route points table of the variant, except that a route of length 6 scores 18."""
+class SixScores18(Plugin):
+    """The variant's route points table, except that a route of length 6 scores ``points`` (18)."""
 
-    POINTS_FOR_SIX = 18
+    deterministic = True
 
-    @hookimpl
+    @attrs.frozen
+    class Config:  # the variant's [rules.six-scores-18] table
+        points: int = 18
+
+    @hookimpl(wrapper=True)
     def ttr_route_points(self):
-        return {**super().ttr_route_points(), 6: self.POINTS_FOR_SIX}
+        table = yield
+        return {**table, 6: self.config.points}
