@@ -1,8 +1,9 @@
 """ttr-engine: a rules engine for the Ticket to Ride family of railway games.
 
-The core runs turns and asks pluggy hooks (``ttr_core.hookspecs``) for every rule; the rules
-are plugins (``ttr_plugins``), variants and maps are TOML files (``ttr_variants``). Start
-with ``ttr_core.variant.load`` and ``ttr_core.game.Game``, or the ``ttr`` command.
+The engine: it runs turns and asks pluggy hooks (``ttr_core.hookspecs``) for every rule; the
+rules are plugins found through entry points, written against ``ttr_core.plugin``; variants and
+maps are TOML files. Start with ``ttr_core.variant.load`` and ``ttr_core.game.Game``, or the
+``ttr`` command (``ttr_cli``).
 """
 
 from importlib.metadata import PackageNotFoundError, version

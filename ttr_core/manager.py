@@ -78,7 +78,7 @@ def _installed_class(name: str) -> type:
     return cls
 
 
-def _loadable_classes() -> Iterator[tuple[str, type]]:
+def loadable_classes() -> Iterator[tuple[str, type]]:
     """Every plugin that can be named, for suggestions; a broken package is skipped here."""
     for name in sorted({*available(), *_LOCAL}):
         with contextlib.suppress(PluginError):
@@ -136,16 +136,24 @@ def _unknown_hooks(pm: pluggy.PluginManager, skip: set[str]) -> list[str]:
 
 def _declared_by(hook: str) -> str | None:
     """The installed plugin that declares ``hook`` in its ``ttr_addhooks``, if any."""
-    for name, cls in _loadable_classes():
-        probe = pluggy.PluginManager(hookspecs.PROJECT)
+    declared = declared_hooks().get(hook)
+    return declared[0] if declared else None
+
+
+def declared_hooks() -> dict[str, tuple[str, Any]]:
+    """Every hook an installed plugin declares through ``ttr_addhooks``: ``{hook: (plugin, spec function)}``."""
+    found: dict[str, tuple[str, Any]] = {}
+    for name, cls in loadable_classes():
         add = getattr(cls, "ttr_addhooks", None)
         if add is None:
             continue
-        with contextlib.suppress(Exception):
+        probe = pluggy.PluginManager(hookspecs.PROJECT)
+        with contextlib.suppress(Exception):  # a broken third-party plugin declares nothing here
             add(None, probe)
-            if hasattr(probe.hook, hook):
-                return name
-    return None
+            for hook, caller in vars(probe.hook).items():
+                if caller.spec is not None:
+                    found.setdefault(hook, (name, caller.spec.function))
+    return found
 
 
 def _single_answers(pm: pluggy.PluginManager) -> list[str]:
@@ -171,7 +179,7 @@ def _unanswered(pm: pluggy.PluginManager) -> list[str]:
             continue
         if not [i for i in caller.get_hookimpls() if not (i.wrapper or i.hookwrapper)]:
             first_line = (caller.spec.function.__doc__ or "").strip().splitlines()[0].replace("``", "")
-            answering = [n for n, cls in _loadable_classes() if hasattr(cls, name)]
+            answering = [n for n, cls in loadable_classes() if hasattr(cls, name)]
             hint = f"; installed plugins that answer it: {', '.join(map(repr, answering))}" if answering else ""
             problems.append(f"no enabled plugin answers the required hook {name!r} ({first_line}){hint}")
     return problems
@@ -186,7 +194,7 @@ def _unmet_requirements(pm: pluggy.PluginManager) -> list[tuple[str, str]]:
         for need in plugin.requires:
             if need in provided:
                 continue
-            providers = [n for n, cls in _loadable_classes() if need in _class_provides(cls)]
+            providers = [n for n, cls in loadable_classes() if need in _class_provides(cls)]
             hint = f"; add {' or '.join(map(repr, providers))}, which provides it" if providers else ""
             problems.append((name, f"plugin {name!r} requires {need!r}, which no enabled plugin provides{hint}"))
     return problems

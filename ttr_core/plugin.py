@@ -100,11 +100,14 @@ class GameAPI(Protocol):
     hook: Any
     #: the action kinds of this ruleset, and their (de)serialisation
     registry: ActionRegistry
+    #: the seed the game was created with (records store it; randomness still comes from ``rng``)
     seed: int
+    #: the players' names, by seat
     names: tuple[str, ...]
 
     @property
-    def over(self) -> bool: ...
+    def over(self) -> bool:
+        """True once the game has ended and been scored."""
 
     def policy(self, hook: str, **kwargs: Any) -> Any:
         """The answer of a per-ruleset hook, asked once for every game of the ruleset."""
