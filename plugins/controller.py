@@ -78,7 +78,7 @@ class Controller(Plugin):
     @hookimpl
     def ttr_card_takeable(self, game, card):
         if game.cards.names[card] == CARD and not self.config.face_up_takeable:
-            return False
+            return "a controller is only ever drawn blind (R-CTL-5)"
         return None
 
     # --- the play-controller action -----------------------------------------------------------

@@ -28,18 +28,20 @@ class CardDrawHooks:
     """The hooks of the ``card-draws`` capability, called by this plugin."""
 
     @hookspec
-    def ttr_card_takeable(self, game: GameAPI, seat: int, slot: int, card: int) -> bool | None:
-        """Return False if ``seat`` may not take the face-up ``card`` from open-row ``slot`` (``ussr``:
-        a controller is only ever drawn blind, R-CTL-5).
+    def ttr_card_takeable(self, game: GameAPI, seat: int, slot: int, card: int) -> bool | str | None:
+        """Return False, or the reason as a sentence, if ``seat`` may not take the face-up ``card``
+        from open-row ``slot`` (``ussr``: a controller is only ever drawn blind, R-CTL-5).
 
         Called by the ``train-cards`` plugin when draws are listed and checked, if any plugin
-        implements it. All answers are asked; any False forbids the pick.
+        implements it. All answers are asked; any False or reason forbids the pick, and a refused
+        pick says the first reason given.
 
         Example::
 
             @hookimpl
             def ttr_card_takeable(self, game, card):
-                return game.cards.names[card] != "controller"
+                if game.cards.names[card] == "controller":
+                    return "a controller is only ever drawn blind (R-CTL-5)"
         """
 
     @hookspec
@@ -65,9 +67,13 @@ class SecondCard(Decision):
     allowed: tuple[str, ...] = ("draw-card",)
 
 
-def _takeable(game, seat: int, slot: int, card: int) -> bool:
-    """Whether no rule forbids taking this face-up card (``ttr_card_takeable``)."""
-    return False not in game.hook.ttr_card_takeable(game=game, seat=seat, slot=slot, card=card)
+def _forbidden(game, seat: int, slot: int, card: int) -> str | None:
+    """Why a rule forbids taking this face-up card (``ttr_card_takeable``), or None."""
+    answers = game.hook.ttr_card_takeable(game=game, seat=seat, slot=slot, card=card)
+    refusals = [a for a in answers if a is False or isinstance(a, str)]
+    if not refusals:
+        return None
+    return next((a for a in refusals if isinstance(a, str)), "a rule of this variant forbids it")
 
 
 def _draw(slot: int | None) -> DrawCard:
@@ -124,7 +130,7 @@ class TrainCards(Plugin):
         restricted = self._row_restricted(game)
         for slot, card in enumerate(st.open_row):
             if card >= 0 and not (second and card == loco and self.config.face_up_locomotive_ends_draw):
-                if not restricted or _takeable(game, seat, slot, card):
+                if not restricted or _forbidden(game, seat, slot, card) is None:
                     yield _draw(slot)
 
     def _row_restricted(self, game) -> bool:
@@ -150,9 +156,10 @@ class TrainCards(Plugin):
         second = st.players[seat].decision is not None
         if second and st.open_row[slot] == game.cards.locomotive and self.config.face_up_locomotive_ends_draw:
             raise NotLegalNow(seat, action, "a face-up locomotive cannot be taken as the second card (R-DRAW-2)")
-        if self._row_restricted(game) and not _takeable(game, seat, slot, st.open_row[slot]):
+        reason = _forbidden(game, seat, slot, st.open_row[slot]) if self._row_restricted(game) else None
+        if reason is not None:
             name = game.cards.names[st.open_row[slot]]
-            raise NotLegalNow(seat, action, f"the face-up {name} in slot {slot} cannot be taken (R-CTL-5)")
+            raise NotLegalNow(seat, action, f"the face-up {name} in slot {slot} cannot be taken: {reason}")
 
     def apply(self, game, seat, action: DrawCard) -> None:
         st = game.state

@@ -82,4 +82,7 @@ class Winner(Plugin):
         own = OWN_BREAKERS.get(name)
         if own is not None:
             return own(game, score)
-        return game.hook.ttr_tie_breaker(game=game, name=name, score=score)
+        key = game.hook.ttr_tie_breaker(game=game, name=name, score=score)
+        if key is None:
+            raise LookupError(f"no enabled plugin answered ttr_tie_breaker for {name!r}, though one provides it")
+        return key

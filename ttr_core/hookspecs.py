@@ -290,7 +290,9 @@ def ttr_closed_routes(game: Game, seat: int) -> Mapping[int, str] | None:
 @hookspec
 def ttr_route_claimed(game: Game, seat: int, route: Route) -> None:
     """Called by the core (``game.place_route``) after ``route`` became ``seat``'s: cards paid,
-    trains placed, points scored. Returns nothing.
+    trains placed, points scored. Routes of a position given by hand are placed the same way,
+    while the game is still in its ``"setup"`` phase: a plugin reacting to play only checks
+    ``game.state.phase``. Returns nothing.
 
     Example::
 
@@ -383,8 +385,9 @@ def ttr_load_position(game: Game, seat: int, entry: Mapping[str, Any]) -> Sequen
     """Read this plugin's keys of one player's entry in a hand-given position (``ttr score``), such
     as ``stations``, into the state; return the keys it consumed.
 
-    Called by the core (``ttr_core.position.score_position``) once per player when a position is
-    loaded, after routes and tickets are placed. A key that no plugin consumes is reported as an
+    Called by the core (``ttr_core.position.score_position``) once per player, in seat order, when a
+    position is loaded: after that player's routes and tickets are placed, before the next
+    player's (a check of the whole board belongs in ``ttr_invariant_problems``). A key that no plugin consumes is reported as an
     error; a plugin raises ``RecordError`` with located problems for a bad value.
 
     Example::

@@ -144,12 +144,11 @@ def declared_hooks() -> dict[str, tuple[str, Any]]:
     """Every hook an installed plugin declares through ``ttr_addhooks``: ``{hook: (plugin, spec function)}``."""
     found: dict[str, tuple[str, Any]] = {}
     for name, cls in loadable_classes():
-        add = getattr(cls, "ttr_addhooks", None)
-        if add is None:
+        if not hasattr(cls, "ttr_addhooks"):
             continue
         probe = pluggy.PluginManager(hookspecs.PROJECT)
         with contextlib.suppress(Exception):  # a broken third-party plugin declares nothing here
-            add(None, probe)
+            cls().ttr_addhooks(probe)
             for hook, caller in vars(probe.hook).items():
                 if caller.spec is not None:
                     found.setdefault(hook, (name, caller.spec.function))
