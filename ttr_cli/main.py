@@ -64,18 +64,15 @@ def main() -> None:
 @click.option("--version", "rules_version", type=int, default=None, help="Rules version (default: the current one).")
 @click.option("--players", type=click.IntRange(1, 10), default=4, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--bots", "bot_names", default="random", show_default=True, help=f"Comma-separated, cycled over seats: {', '.join(bots.BOTS)}.")
+@click.option("--bots", "bot_names", default="random", show_default=True, help="Comma-separated, cycled over seats; `ttr bots` lists them.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the game record here.")
 @click.option("--quiet", is_flag=True, help="Print only the final table.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_guarded
 def play(variant_id, rules_version, players, seed, bot_names, out_path, quiet, as_json):
     """Play a whole game of bots and print the final score table."""
+    names = parse_bots(bot_names)
     ruleset = variant.load(variant_id, rules_version)
-    names = [b.strip() for b in bot_names.split(",") if b.strip()]
-    unknown = [b for b in names if b not in bots.BOTS]
-    if unknown or not names:
-        raise TTRError(f"unknown bot(s) {', '.join(unknown) or '(none)'}; known: {', '.join(bots.BOTS)}")
     printer = None if (quiet or as_json) else _TurnPrinter()
     game = bots.play_game(ruleset, players, seed, names, on_action=printer)
     if out_path:
@@ -107,6 +104,17 @@ def score(path, variant_id, rules_version, as_json):
     """Score a finished position given by hand (routes, tickets, stations per player)."""
     game = score_position(read_json(path), str(path), rules_version, variant_id)
     _finish(game, as_json)
+
+
+def parse_bots(text: str) -> tuple[str, ...]:
+    """The value of ``--bots`` (``ticket,random``): names of usable bots, else bad input naming
+    the option, so that a misspelt bot is refused before any game is played."""
+    names = tuple(b.strip() for b in text.split(",") if b.strip())
+    try:
+        bots.bot_classes(names)
+    except bots.BotError as exc:
+        raise TTRError(f"--bots: {exc}") from None
+    return names
 
 
 def _finish(game: Game, as_json: bool, extra: dict[str, Any] | None = None) -> None:

@@ -100,7 +100,7 @@ class EngineFailure(ServiceError):
 @attrs.frozen
 class Seat:
     name: str
-    bot: str | None  # a bot kind from ttr_bots, played by the server; None: a person
+    bot: str | None  # an installed bot's name (``ttr bots``), played by the server; None: a person
     token_hash: str | None  # sha256 of the seat's token (the token itself is never stored)
 
 
@@ -221,9 +221,12 @@ class GameService:
     def create(self, variant_id: str, version: int | None, seats: Sequence[tuple[str, str | None]],
                seed: int | None = None) -> Created:
         ruleset = self.ruleset(variant_id, version)
-        unknown = sorted({b for _, b in seats if b is not None and b not in bot_kinds.BOTS})
-        if unknown:
-            raise Rejected(f"unknown bot(s) {', '.join(unknown)}; known: {', '.join(bot_kinds.BOTS)}")
+        kinds = sorted({b for _, b in seats if b is not None})
+        if kinds:
+            try:
+                bot_kinds.bot_classes(kinds)
+            except bot_kinds.BotError as exc:
+                raise Rejected(str(exc)) from None
         if seed is None:
             seed = secrets.randbelow(2**63)
         names = [name for name, _ in seats]
@@ -651,7 +654,7 @@ class BotRunner:
         with self._cv:
             player = self._players.get(key)
             if player is None:
-                player = self._players[key] = bot_kinds.BOTS[live.meta.seats[seat].bot](live.meta.seed, seat)
+                player = self._players[key] = bot_kinds.bot_class(live.meta.seats[seat].bot)(live.meta.seed, seat)
             return player
 
     def _forget(self, game_id: str, players: bool = True) -> None:
