@@ -1,4 +1,4 @@
-"""The ``ttr`` command line: play, replay, score, variants.
+"""The ``ttr`` command line: play, replay, score, variants, bots.
 
 Exit codes: 0 success, 1 an engine failure (a bug: please report it), 2 bad input (a broken
 variant, map, record or position file, an unknown plugin...), printed as located messages.
@@ -278,6 +278,28 @@ def variants_check(path, games, as_json):
                   markup=False)
     if problems:
         sys.exit(1)
+
+
+# --- bots ----------------------------------------------------------------------------------
+
+
+@main.command("bots")
+@click.option("--json", "as_json", is_flag=True)
+@_guarded
+def bots_list(as_json):
+    """List the installed bots (the names --bots takes): where each comes from and what it does."""
+    rows = [{"name": b.name, "from": b.origin, "class": b.target, "doc": b.doc, "ok": b.error is None,
+             **({"error": b.error} if b.error else {})} for b in bots.describe()]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    table = Table(title="Bots")
+    for col in ("name", "from", "class", "what it does"):
+        table.add_column(col)
+    for r in rows:
+        about = escape(r["doc"]) if r["ok"] else f"[red]broken:[/red] {escape(r['error'])}"
+        table.add_row(escape(r["name"]), escape(r["from"]), escape(r["class"]), about)
+    out.print(table)
 
 
 def _add_plugin_commands() -> None:
