@@ -25,10 +25,10 @@ from ttr_core.errors import TTRError
 
 
 def register(main: click.Group) -> None:
-    from ttr_cli.main import _guarded  # the cli module is loading us: import what it has defined
+    from ttr_cli.main import guarded  # the cli module is loading us: import what it has defined
 
     for command in (rescore, simulate, compare):
-        command.callback = _guarded(command.callback)
+        command.callback = guarded(command.callback)
         main.add_command(command)
 
 

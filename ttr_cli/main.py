@@ -32,7 +32,7 @@ out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty()
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _guarded(fn):
+def guarded(fn):
     """Bad input becomes located messages and exit code 2, never a traceback."""
 
     @functools.wraps(fn)
@@ -68,7 +68,7 @@ def main() -> None:
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the game record here.")
 @click.option("--quiet", is_flag=True, help="Print only the final table.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@_guarded
+@guarded
 def play(variant_id, rules_version, players, seed, bot_names, out_path, quiet, as_json):
     """Play a whole game of bots and print the final score table."""
     names = parse_bots(bot_names)
@@ -83,7 +83,7 @@ def play(variant_id, rules_version, players, seed, bot_names, out_path, quiet, a
 @main.command()
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True)
-@_guarded
+@guarded
 def replay(path, as_json):
     """Replay a game record, check that it reproduces, print its final table."""
     data = record.load(path)
@@ -99,7 +99,7 @@ def replay(path, as_json):
 @click.option("--variant", "variant_id", default=None, help="Score under this variant instead of the file's.")
 @click.option("--version", "rules_version", type=int, default=None, help="Score under this rules version.")
 @click.option("--json", "as_json", is_flag=True)
-@_guarded
+@guarded
 def score(path, variant_id, rules_version, as_json):
     """Score a finished position given by hand (routes, tickets, stations per player)."""
     game = score_position(read_json(path), str(path), rules_version, variant_id)
@@ -194,7 +194,7 @@ def describe(game: Game, action) -> str:
 @main.group(invoke_without_command=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-@_guarded
+@guarded
 def variants(ctx, as_json):
     """List the installed variants (subcommands: show, check)."""
     if ctx.invoked_subcommand is not None:
@@ -222,7 +222,7 @@ def variants(ctx, as_json):
 @click.argument("variant_id")
 @click.option("--version", "rules_version", type=int, default=None)
 @click.option("--json", "as_json", is_flag=True)
-@_guarded
+@guarded
 def variants_show(variant_id, rules_version, as_json):
     """Show a variant's map, rules version, plugins and parameters."""
     rs = variant.load(variant_id, rules_version)
@@ -252,7 +252,7 @@ def variants_show(variant_id, rules_version, as_json):
 @click.option("--play", "games", type=click.IntRange(0, 100_000), default=0,
               help="Also play this many seeded bot games per rules version, checking the invariants after every action.")
 @click.option("--json", "as_json", is_flag=True)
-@_guarded
+@guarded
 def variants_check(path, games, as_json):
     """Check a variant file (every rules version); exit code 2 and located messages if it is broken.
 
@@ -285,7 +285,7 @@ def variants_check(path, games, as_json):
 
 @main.command("bots")
 @click.option("--json", "as_json", is_flag=True)
-@_guarded
+@guarded
 def bots_list(as_json):
     """List the installed bots (the names --bots takes): where each comes from and what it does."""
     rows = [{"name": b.name, "from": b.origin, "class": b.target, "doc": b.doc, "ok": b.error is None,
