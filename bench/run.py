@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ttr_core import record, variant
-from ttr_bots import BOTS, play_game
+from ttr_bots import names as bot_names, play_game
 from ttr_core.errors import TTRError
 from ttr_core.network import longest_trail
 from ttr_core.plugin import Plugin, hookimpl
@@ -50,7 +50,7 @@ def bench_games(variant_id: str, players: int, games: int, bot: str, rounds: int
         rs = variant.load(variant_id)
     except TTRError:
         return {"case": f"{variant_id} {players}p {bot}", "note": "variant not available"}
-    if bot not in BOTS:
+    if bot not in bot_names():
         return {"case": f"{variant_id} {players}p {bot}", "note": f"no {bot} bot yet"}
     play_game(rs, players, 0, (bot,))  # the ruleset's first game builds what its games share
     actions = sum(len(play_game(rs, players, seed, (bot,)).log) for seed in range(games))

@@ -98,11 +98,11 @@ class _Broken:
         raise RuntimeError(f"broken bot in game {self.seed}")
 
 
-def test_a_failing_game_fails_the_run(monkeypatch):
-    # (the pool's workers are forked from this process, so they see the patched registry)
-    monkeypatch.setitem(bots.BOTS, "broken", _Broken)
+def test_a_failing_game_fails_the_run():
+    # (the pool's workers are forked from this process, so they see the local bot)
     spec = simulate.SimSpec("usa", None, 2, ("broken",))
     forked = multiprocessing.get_start_method() == "fork"
-    for workers in (1, 2) if forked else (1,):
-        with pytest.raises(RuntimeError, match="broken bot in game"):
-            simulate.run(spec, range(3), workers=workers)
+    with bots.local_bots({"broken": _Broken}):
+        for workers in (1, 2) if forked else (1,):
+            with pytest.raises(RuntimeError, match="broken bot in game"):
+                simulate.run(spec, range(3), workers=workers)

@@ -143,7 +143,7 @@ def test_variants_json():
     [
         (["play", "--players", "7"], "takes 2 to 5 players, not 7"),
         (["play", "--variant", "no-such-variant"], "unknown variant 'no-such-variant'"),
-        (["play", "--bots", "genius"], "unknown bot(s) genius"),
+        (["play", "--bots", "genius"], "--bots: unknown bot 'genius'"),
         (["replay", "missing.json"], "cannot read"),
         (["score", "missing.json"], "cannot read"),
         (["variants", "show", "no-such-variant"], "unknown variant"),

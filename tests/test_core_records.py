@@ -62,7 +62,7 @@ def test_another_seed_gives_another_record(usa, finished):
 
 def test_an_unfinished_game_records_and_replays_too(usa):
     game = Game(usa, ["Ann", "Bob"], seed=5)
-    bot = bots.RandomBot(5, 0)
+    bot = bots.bot_class("random")(5, 0)
     for _ in range(25):
         seat = game.to_act()[0]
         game.apply(seat, bot.choose(game, seat))

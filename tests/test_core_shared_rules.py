@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ttr_core import record, variant
-from ttr_bots import BOTS, play_game
+from ttr_bots import bot_class, play_game
 from ttr_core.game import Game
 from ttr_core.manager import local_plugins
 from ttr_core.plugin import Plugin, hookimpl
@@ -26,7 +26,7 @@ def test_games_played_side_by_side_give_the_records_of_games_played_alone(varian
     alone = [record.dumps(record.make_record(play_game(ruleset, 3, s, ("ticket", "random")))) for s in seeds]
 
     games = [Game(ruleset, ["P1", "P2", "P3"], s) for s in seeds]
-    bots = [[BOTS[("ticket", "random")[i % 2]](s, i) for i in range(3)] for s in seeds]
+    bots = [[bot_class(("ticket", "random")[i % 2])(s, i) for i in range(3)] for s in seeds]
     order = random.Random(5)
     while not all(g.over for g in games):  # one action of a game picked at random, then another
         k = order.choice([i for i, g in enumerate(games) if not g.over])

@@ -21,10 +21,10 @@ VARIANTS = sorted(variant.available())
 
 def healthy(variant_id: str = "usa", players: int = 3, seed: int = 5, actions: int = 40):
     """A game some way into play (bots), every invariant holding."""
-    from ttr_bots import BOTS
+    from ttr_bots import bot_class
 
     game = testing.keep_all_starting_tickets(testing.new_game(variant_id, players, seed))
-    bots = [BOTS["random"](seed, s) for s in range(players)]
+    bots = [bot_class("random")(seed, s) for s in range(players)]
     for _ in range(actions):
         if game.over:
             break

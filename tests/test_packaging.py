@@ -1,9 +1,11 @@
 """The installed wheel: no generic top-level names, data files inside, and a working ``ttr`` command
-from a fresh virtual environment (as a user would install it)."""
+from a fresh virtual environment (as a user would install it), with a third party's bot beside it."""
 
 from __future__ import annotations
 
+import json
 import subprocess
+import textwrap
 import sys
 import venv
 import zipfile
@@ -70,3 +72,84 @@ def test_cli_runs_from_a_fresh_venv(wheel, tmp_path):
         cwd=work, capture_output=True, text=True, check=True,
     )
     assert str(env_dir) in where.stdout
+
+
+BOT_PACKAGE = {
+    "pyproject.toml": """
+        [build-system]
+        requires = ["setuptools>=68"]
+        build-backend = "setuptools.build_meta"
+
+        [project]
+        name = "ttr-mybot"
+        version = "1.0"
+        dependencies = ["ttr-engine"]
+
+        [project.entry-points."ttr.bots"]
+        mybot = "ttr_mybot:MyBot"
+
+        [tool.setuptools]
+        py-modules = ["ttr_mybot"]
+        """,
+    "ttr_mybot.py": """
+        import random
+
+
+        class MyBot:
+            \"\"\"Claims a route whenever it can, else draws blind; never takes a card from the open row.\"\"\"
+
+            name = "mybot"
+
+            def __init__(self, seed, seat):
+                self.rng = random.Random(f"mybot:{seed}:{seat}")
+
+            def choose(self, game, seat):
+                legal = game.legal_actions(seat)
+                claims = [a for a in legal if a.kind == "claim-route"]
+                blind = [a for a in legal if a.kind == "draw-card" and a.slot is None]
+                return self.rng.choice(claims or blind or legal)
+        """,
+}
+
+
+def test_a_third_party_bot_installed_beside_the_wheel_plays(wheel, tmp_path):
+    source = tmp_path / "mybot"
+    source.mkdir()
+    for name, text in BOT_PACKAGE.items():
+        (source / name).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    bin_dir = env_dir / ("Scripts" if sys.platform == "win32" else "bin")
+    installed = subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(wheel), str(source)],
+                               capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+
+    def ttr(*args: str, code: int = 0) -> subprocess.CompletedProcess:
+        done = subprocess.run([str(bin_dir / "ttr"), *args], cwd=work, capture_output=True, text=True)
+        assert done.returncode == code, done.stdout + done.stderr
+        return done
+
+    listed = {r["name"]: r for r in json.loads(ttr("bots", "--json").stdout)}
+    assert listed["mybot"] == {"name": "mybot", "from": "ttr-mybot 1.0", "class": "ttr_mybot:MyBot", "ok": True,
+                               "doc": "Claims a route whenever it can, else draws blind; never takes a card from the open row."}
+    assert {"random", "ticket"} <= set(listed)
+    assert "mybot" in ttr("bots").stdout
+
+    played = json.loads(ttr("play", "--bots", "mybot,random", "--players", "2", "--seed", "3", "--out", "game.json",
+                            "--json").stdout)
+    assert played["result"]["winners"]["seats"]
+    actions = json.loads((work / "game.json").read_text(encoding="utf-8"))["actions"]
+    draws = {seat: {a["slot"] for a in actions if a["seat"] == seat and a["kind"] == "draw-card"} for seat in (0, 1)}
+    assert draws[0] == {None} and draws[1] - {None}  # mybot never took from the open row; random did
+    assert any(a["seat"] == 0 and a["kind"] == "claim-route" for a in actions)
+    assert "Winner" in ttr("replay", "game.json").stdout
+
+    simulated = json.loads(ttr("simulate", "--bots", "mybot,random", "--games", "2", "--players", "2", "--workers", "2",
+                               "--json").stdout)
+    assert [s["bot"] for s in simulated["seats"]] == ["mybot", "random"]  # the worker processes found it too
+
+    refused = ttr("play", "--bots", "mybott", code=2)
+    assert "--bots: unknown bot 'mybott' (did you mean 'mybot'?); installed bots: mybot, random, ticket" in refused.stderr
+    assert "Traceback" not in refused.stderr

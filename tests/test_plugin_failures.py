@@ -18,7 +18,7 @@ from ttr_core import manager, record, variant
 from ttr_kit import testing
 from ttr_core.actions import Action
 from ttr_plugins.train_cards import DrawCard
-from ttr_bots import BOTS
+from ttr_bots import bot_class
 from ttr_core.errors import PluginFailed, RecordError
 from ttr_core.game import Game
 from ttr_core.plugin import Plugin, hookimpl
@@ -44,7 +44,7 @@ def bot_step(game: Game, bots) -> tuple[int, Action]:
 def play_until_failure(game: Game, limit: int = 5000) -> tuple[PluginFailed, int, Action, tuple]:
     """Let random bots play until an action fails; return the failure, the action and the state
     from just before it."""
-    bots = [BOTS["random"](game.seed, s) for s in range(len(game.state.players))]
+    bots = [bot_class("random")(game.seed, s) for s in range(len(game.state.players))]
     for _ in range(limit):
         assert not game.over, "the game ended without the plugin failing"
         before = testing.state_text(game), len(game.log)
@@ -218,7 +218,7 @@ def test_a_plugin_failing_while_a_view_is_built_is_named_and_the_game_goes_on(tm
     name = "bad-view"
     with manager.local_plugins({name: failing_in("ttr_view", after=6)}):
         game = new_game(variant_with(tmp_path, "usa", name))
-        bots = [BOTS["random"](game.seed, s) for s in range(3)]
+        bots = [bot_class("random")(game.seed, s) for s in range(3)]
         while len(game.log) < 6:
             game.view(seat)
             game.apply(*bot_step(game, bots))

@@ -35,7 +35,7 @@ from ttr_kit import testing
 from ttr_plugins.claiming import ClaimRoute
 from ttr_plugins.train_cards import DrawCard
 from ttr_plugins.tickets import DrawTickets, KeepTickets
-from ttr_bots import BOTS
+import ttr_bots
 from ttr_core.cards import COLORS
 from ttr_core.errors import CannotPay, GameOver, IllegalAction, MalformedAction, NotLegalNow, NotYourTurn, RouteTaken
 from ttr_core.game import Game
@@ -77,7 +77,8 @@ class GameMachine(RuleBasedStateMachine):
         ruleset = variant.load(self.variant_id)
         players = data.draw(st.integers(ruleset.players.min, ruleset.players.max), label="players")
         self.game = Game(ruleset, [f"P{i + 1}" for i in range(players)], seed)
-        self.bots = [BOTS[sorted(BOTS)[i % len(BOTS)]](seed, i) for i in range(players)]
+        kinds = ttr_bots.names()
+        self.bots = [ttr_bots.bot_class(kinds[i % len(kinds)])(seed, i) for i in range(players)]
         self._bot_moves(prefix)  # start anywhere in a game: its setup, its middle, its end
         self.stats["games"] += 1
 

@@ -12,7 +12,7 @@ import pytest
 
 from ttr_core import record, variant
 from ttr_plugins.claiming import ClaimRoute
-from ttr_bots import RandomBot
+from ttr_bots.random_bot import RandomBot
 from ttr_core.game import Game
 from ttr_kit.testing import invariant_problems
 from ttr_plugins.resignation import Resign

@@ -35,7 +35,7 @@ import attrs
 
 from ttr_core import record, variant
 from ttr_analysis.rescore import Scored, Target, rescore_position, scored_of
-from ttr_bots import BOTS, play_game
+from ttr_bots import bot_classes, play_game
 from ttr_core.errors import TTRError
 from ttr_core.position import position_of
 
@@ -81,9 +81,7 @@ def check_spec(spec: SimSpec) -> None:
     lo, hi = ruleset.players.min, ruleset.players.max
     if not lo <= spec.players <= hi:
         raise TTRError(f"variant {ruleset.variant!r} takes {lo} to {hi} players, not {spec.players}")
-    unknown = [b for b in spec.bots if b not in BOTS]
-    if unknown or not spec.bots:
-        raise TTRError(f"unknown bot(s) {', '.join(unknown) or '(none)'}; known: {', '.join(BOTS)}")
+    bot_classes(spec.bots)
     for target in spec.rescore:
         variant.load(target.variant, target.version)
 

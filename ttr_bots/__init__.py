@@ -1,24 +1,168 @@
-"""Bots: players that choose actions by themselves, for bot games and simulations.
+"""Bots: players that choose actions by themselves, for bot games, simulations and the server.
 
-A bot is a class built with ``(seed, seat)`` whose ``choose(game, seat)`` returns an action;
-``BOTS`` maps the names the command line takes to those classes.
+Every bot, built-in or third-party, is found through the ``ttr.bots`` entry-point group, as rule
+plugins are through ``ttr``: an entry point's name is the name ``ttr play --bots``, ``simulate``,
+``compare`` and the server take, and it points at a class following the :class:`Bot` protocol::
 
-A bot never touches the game's own generator (that would change the deck); each bot has its own,
-seeded from the game seed and its seat, so a bot game is reproducible from its seed.
+    # pyproject.toml of a bot package
+    [project.entry-points."ttr.bots"]
+    greedy = "my_bots.greedy:GreedyBot"
+
+``ttr bots`` lists the installed ones. Problems are errors naming the bot: an unknown name (with
+close matches and the installed names), an entry point that fails to load or is not a bot.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import difflib
+import functools
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from importlib.metadata import EntryPoint, entry_points
+from typing import ClassVar, Protocol
+
+import attrs
 
 from ttr_core.actions import Action
-from ttr_bots.random_bot import RandomBot
-from ttr_bots.ticket_bot import TicketBot
+from ttr_core.errors import TTRError
 from ttr_core.game import Game
 from ttr_core.variant import Ruleset
 
+GROUP = "ttr.bots"
 
-BOTS: dict[str, Callable[[int, int], object]] = {"random": RandomBot, "ticket": TicketBot}
+#: bots enabled in-process by ``local_bots`` (tests, a bot not packaged yet)
+_LOCAL: dict[str, type[Bot]] = {}
+
+
+class Bot(Protocol):
+    """What the applications need of a bot.
+
+    ``BotClass(seed, seat)`` builds the player of one seat for one game; ``choose(game, seat)`` is
+    asked for that seat's next action whenever the seat is to act (its turn, or a decision pending
+    for it such as a second card or tickets to keep), and returns an action the rules accept,
+    typically one of ``game.legal_actions(seat)``. A fair bot reads only what its seat may see:
+    ``game.view(seat)``, ``game.legal_actions(seat)`` and the public map ``game.board``.
+
+    A bot never uses ``game.rng``: drawing from it would change the deck. It seeds its own
+    generator from ``(seed, seat)`` (``random.Random(f"my-bot:{seed}:{seat}")``), so that a bot
+    game is reproducible from its seed alone. One instance plays one seat of one game, so it may
+    remember what it learnt during that game on itself.
+
+    ``name`` is the name the bot is installed under (its entry point's name).
+    """
+
+    name: ClassVar[str]
+
+    def __init__(self, seed: int, seat: int) -> None: ...
+
+    def choose(self, game: Game, seat: int) -> Action: ...
+
+
+class BotError(TTRError):
+    """A bot could not be found or loaded."""
+
+
+class UnknownBot(BotError):
+    """A bot name that no installed package (and no ``local_bots`` block) provides."""
+
+
+@contextlib.contextmanager
+def local_bots(bots: Mapping[str, type[Bot]]) -> Iterator[None]:
+    """Make bot classes usable by name without installing a package, for the ``with`` block.
+
+    Processes forked inside the block (``simulate``'s local pool) see them too; Dask workers do not.
+    """
+    clash = sorted(set(bots) & (set(available()) | set(_LOCAL)))
+    if clash:
+        raise BotError(f"local bot name(s) already taken: {', '.join(clash)}")
+    _LOCAL.update(bots)
+    try:
+        yield
+    finally:
+        for name in bots:
+            _LOCAL.pop(name, None)
+
+
+@functools.cache
+def available() -> Mapping[str, EntryPoint]:
+    """All bots installed, by entry-point name."""
+    found: dict[str, EntryPoint] = {}
+    for ep in entry_points(group=GROUP):
+        found.setdefault(ep.name, ep)
+    return found
+
+
+def names() -> list[str]:
+    """Every bot name usable now: the installed ones and those of a ``local_bots`` block."""
+    return sorted({*available(), *_LOCAL})
+
+
+def bot_class(name: str) -> type[Bot]:
+    """The bot class installed (or made local) under ``name``; :class:`UnknownBot` if none is."""
+    if name in _LOCAL:
+        return _LOCAL[name]
+    return _installed_class(name)
+
+
+def bot_classes(wanted: Sequence[str]) -> tuple[type[Bot], ...]:
+    """``bot_class`` of each name, checked all at once: the error names every unknown bot."""
+    if not wanted:
+        raise UnknownBot(f"no bot given; installed bots: {', '.join(names())}")
+    unknown = [n for n in dict.fromkeys(wanted) if n not in _LOCAL and n not in available()]
+    if unknown:
+        raise UnknownBot(_unknown(unknown))
+    return tuple(bot_class(n) for n in wanted)
+
+
+def _unknown(wanted: Sequence[str]) -> str:
+    known = names()
+    parts = []
+    for name in wanted:
+        close = difflib.get_close_matches(name, known, n=3)
+        parts.append(f"unknown bot {name!r}" + (f" (did you mean {', '.join(map(repr, close))}?)" if close else ""))
+    return "; ".join(parts) + f"; installed bots: {', '.join(known)}"
+
+
+@functools.cache
+def _installed_class(name: str) -> type[Bot]:
+    eps = available()
+    if name not in eps:
+        raise UnknownBot(_unknown([name]))
+    try:
+        cls = eps[name].load()
+    except Exception as exc:  # a broken third-party package must not look like our bug
+        raise BotError(f"bot {name!r} ({eps[name].value}) failed to load: {type(exc).__name__}: {exc}") from exc
+    if not isinstance(cls, type) or not callable(getattr(cls, "choose", None)):
+        raise BotError(f"bot {name!r} ({eps[name].value}) is not a bot class: it needs a choose(game, seat) method")
+    return cls
+
+
+@attrs.frozen
+class BotInfo:
+    """One line of ``ttr bots``."""
+
+    name: str
+    origin: str  # the distribution that installed it ("ttr-engine 0.1.0"), or "local"
+    target: str  # where the class is: "ttr_bots.random_bot:RandomBot"
+    doc: str  # the first line of the class's docstring
+    error: str | None = None  # why it cannot be loaded
+
+
+def describe() -> list[BotInfo]:
+    """Every usable bot name with where it comes from; a bot that fails to load is listed with why."""
+    out = []
+    for name in names():
+        ep = available().get(name) if name not in _LOCAL else None
+        origin = "local" if ep is None else f"{ep.dist.name} {ep.dist.version}" if ep.dist else "installed"
+        try:
+            cls = bot_class(name)
+        except BotError as exc:
+            out.append(BotInfo(name, origin, ep.value if ep else "", "", str(exc)))
+            continue
+        doc = (cls.__doc__ or "").strip().splitlines()
+        target = ep.value if ep else f"{cls.__module__}:{cls.__qualname__}"
+        out.append(BotInfo(name, origin, target, doc[0] if doc else ""))
+    return out
 
 
 def play_game(
@@ -29,10 +173,10 @@ def play_game(
     on_action: Callable[[Game, int, Action], None] | None = None,
     max_actions: int = 20_000,
 ) -> Game:
-    """Play a whole game of bots (``bots`` cycles over the seats)."""
-    names = [f"P{i + 1}" for i in range(players)]
-    game = Game(ruleset, names, seed)
-    seats = [BOTS[bots[i % len(bots)]](seed, i) for i in range(players)]
+    """Play a whole game of bots (``bots``: names, cycled over the seats)."""
+    classes = bot_classes(bots)  # before the game is built: an unknown name costs nothing
+    game = Game(ruleset, [f"P{i + 1}" for i in range(players)], seed)
+    seats = [classes[i % len(classes)](seed, i) for i in range(players)]
     for _ in range(max_actions):
         if game.over:
             return game

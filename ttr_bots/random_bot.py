@@ -9,6 +9,8 @@ from ttr_core.game import Game
 
 
 class RandomBot:
+    """Picks uniformly among the legal actions (one payment per route and colour)."""
+
     name = "random"
 
     def __init__(self, seed: int, seat: int):

@@ -248,6 +248,11 @@ def _station_cities(board, edges, free_city, taken) -> list[str] | None:
 
 
 class TicketBot:
+    """Plays for its tickets, as most people do: plans their connections, draws and claims along the plan.
+
+    It sees only what its seat may see; the module's docstring tells how it plays, turn by turn.
+    """
+
     name = "ticket"
     reserve = TRAIN_RESERVE  # a class attribute, so that a variation of the bot can be measured against it
 

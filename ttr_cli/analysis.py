@@ -17,7 +17,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.markup import escape
 from rich.table import Table
 
-import ttr_bots as bots_mod
 from ttr_analysis import compare as compare_mod
 from ttr_analysis import rescore as rescore_mod
 from ttr_analysis import simulate as simulate_mod
@@ -26,10 +25,10 @@ from ttr_core.errors import TTRError
 
 
 def register(main: click.Group) -> None:
-    from ttr_cli.main import _guarded  # the cli module is loading us: import what it has defined
+    from ttr_cli.main import guarded  # the cli module is loading us: import what it has defined
 
     for command in (rescore, simulate, compare):
-        command.callback = _guarded(command.callback)
+        command.callback = guarded(command.callback)
         main.add_command(command)
 
 
@@ -44,11 +43,9 @@ def _targets(values: tuple[str, ...]) -> list[rescore_mod.Target]:
 
 
 def _bots(text: str) -> tuple[str, ...]:
-    names = tuple(b.strip() for b in text.split(",") if b.strip())
-    unknown = [b for b in names if b not in bots_mod.BOTS]
-    if unknown or not names:
-        raise TTRError(f"unknown bot(s) {', '.join(unknown) or '(none)'}; known: {', '.join(bots_mod.BOTS)}")
-    return names
+    from ttr_cli.main import parse_bots
+
+    return parse_bots(text)
 
 
 def _progress(err, total: int, what: str) -> Progress:
@@ -144,7 +141,7 @@ def _print_rescore(out, err, r: rescore_mod.GameRescore) -> None:
 @click.option("--games", type=click.IntRange(1), default=100, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed S+i.")
 @click.option("--players", type=click.IntRange(2, 10), default=None, help="Default: 4, or the nearest count the variant allows.")
-@click.option("--bots", "bot_names", default="ticket", show_default=True, help="Comma-separated, cycled over the seats.")
+@click.option("--bots", "bot_names", default="ticket", show_default=True, help="Comma-separated, cycled over the seats; `ttr bots` lists them.")
 @click.option("--workers", type=click.IntRange(1), default=None, help=_WORKERS_HELP)
 @click.option("--scheduler", default=None, help=_SCHEDULER_HELP)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -154,10 +151,11 @@ def simulate(variant_id, games, seed, players, bot_names, workers, scheduler, ou
     """Play N seeded bot games and summarise them: scores per seat, game length, tickets,
     bonus frequencies, what decided the winner. Reproducible whatever the number of workers."""
     out, err = _consoles()
+    names = _bots(bot_names)
     target = rescore_mod.Target.parse(variant_id)
     workers = workers or simulate_mod.local_cores()
     spec = simulate_mod.SimSpec(target.variant, target.version, players or compare_mod.default_players(target),
-                                _bots(bot_names), (), out_dir is not None)
+                                names, (), out_dir is not None)
     simulate_mod.check_spec(spec)
     t0 = time.perf_counter()
     with _progress(err, games, "simulating") as progress:
@@ -207,7 +205,7 @@ def _print_summary(out, s: dict) -> None:
 @click.option("--games", type=click.IntRange(1), default=200, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed S+i.")
 @click.option("--players", type=click.IntRange(2, 10), default=None, help="Default: 4, or the nearest count the variant allows.")
-@click.option("--bots", "bot_names", default="ticket", show_default=True, help="Comma-separated, cycled over the seats.")
+@click.option("--bots", "bot_names", default="ticket", show_default=True, help="Comma-separated, cycled over the seats; `ttr bots` lists them.")
 @click.option("--workers", type=click.IntRange(1), default=None, help=_WORKERS_HELP)
 @click.option("--scheduler", default=None, help=_SCHEDULER_HELP)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
@@ -218,12 +216,13 @@ def compare(targets, games, seed, players, bot_names, workers, scheduler, out_di
     """Simulate under rule set A, rescore every game under B: winner changes, and B − A per
     breakdown line with 95% confidence intervals; writes a plot."""
     out, err = _consoles()
+    names = _bots(bot_names)
     if len(targets) != 2:
         raise TTRError(f"compare takes --variant exactly twice (A, then B), got {len(targets)}")
     a, b = _targets(targets)
     workers = workers or simulate_mod.local_cores()
     with _progress(err, games, f"{a} vs {b}") as progress:
-        c = compare_mod.compare(a, b, games, seed, players, _bots(bot_names), workers, scheduler,
+        c = compare_mod.compare(a, b, games, seed, players, names, workers, scheduler,
                                 _Tick(progress, games), records=save_records)
     data = compare_mod.report(c)
     paths = compare_mod.write_plots(c, out_dir)

@@ -1,4 +1,4 @@
-"""The ``ttr`` command line: play, replay, score, variants.
+"""The ``ttr`` command line: play, replay, score, variants, bots.
 
 Exit codes: 0 success, 1 an engine failure (a bug: please report it), 2 bad input (a broken
 variant, map, record or position file, an unknown plugin...), printed as located messages.
@@ -32,7 +32,7 @@ out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty()
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _guarded(fn):
+def guarded(fn):
     """Bad input becomes located messages and exit code 2, never a traceback."""
 
     @functools.wraps(fn)
@@ -64,18 +64,15 @@ def main() -> None:
 @click.option("--version", "rules_version", type=int, default=None, help="Rules version (default: the current one).")
 @click.option("--players", type=click.IntRange(1, 10), default=4, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--bots", "bot_names", default="random", show_default=True, help=f"Comma-separated, cycled over seats: {', '.join(bots.BOTS)}.")
+@click.option("--bots", "bot_names", default="random", show_default=True, help="Comma-separated, cycled over seats; `ttr bots` lists them.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the game record here.")
 @click.option("--quiet", is_flag=True, help="Print only the final table.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@_guarded
+@guarded
 def play(variant_id, rules_version, players, seed, bot_names, out_path, quiet, as_json):
     """Play a whole game of bots and print the final score table."""
+    names = parse_bots(bot_names)
     ruleset = variant.load(variant_id, rules_version)
-    names = [b.strip() for b in bot_names.split(",") if b.strip()]
-    unknown = [b for b in names if b not in bots.BOTS]
-    if unknown or not names:
-        raise TTRError(f"unknown bot(s) {', '.join(unknown) or '(none)'}; known: {', '.join(bots.BOTS)}")
     printer = None if (quiet or as_json) else _TurnPrinter()
     game = bots.play_game(ruleset, players, seed, names, on_action=printer)
     if out_path:
@@ -86,7 +83,7 @@ def play(variant_id, rules_version, players, seed, bot_names, out_path, quiet, a
 @main.command()
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True)
-@_guarded
+@guarded
 def replay(path, as_json):
     """Replay a game record, check that it reproduces, print its final table."""
     data = record.load(path)
@@ -102,11 +99,22 @@ def replay(path, as_json):
 @click.option("--variant", "variant_id", default=None, help="Score under this variant instead of the file's.")
 @click.option("--version", "rules_version", type=int, default=None, help="Score under this rules version.")
 @click.option("--json", "as_json", is_flag=True)
-@_guarded
+@guarded
 def score(path, variant_id, rules_version, as_json):
     """Score a finished position given by hand (routes, tickets, stations per player)."""
     game = score_position(read_json(path), str(path), rules_version, variant_id)
     _finish(game, as_json)
+
+
+def parse_bots(text: str) -> tuple[str, ...]:
+    """The value of ``--bots`` (``ticket,random``): names of usable bots, else bad input naming
+    the option, so that a misspelt bot is refused before any game is played."""
+    names = tuple(b.strip() for b in text.split(",") if b.strip())
+    try:
+        bots.bot_classes(names)
+    except bots.BotError as exc:
+        raise TTRError(f"--bots: {exc}") from None
+    return names
 
 
 def _finish(game: Game, as_json: bool, extra: dict[str, Any] | None = None) -> None:
@@ -186,7 +194,7 @@ def describe(game: Game, action) -> str:
 @main.group(invoke_without_command=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-@_guarded
+@guarded
 def variants(ctx, as_json):
     """List the installed variants (subcommands: show, check)."""
     if ctx.invoked_subcommand is not None:
@@ -214,7 +222,7 @@ def variants(ctx, as_json):
 @click.argument("variant_id")
 @click.option("--version", "rules_version", type=int, default=None)
 @click.option("--json", "as_json", is_flag=True)
-@_guarded
+@guarded
 def variants_show(variant_id, rules_version, as_json):
     """Show a variant's map, rules version, plugins and parameters."""
     rs = variant.load(variant_id, rules_version)
@@ -244,7 +252,7 @@ def variants_show(variant_id, rules_version, as_json):
 @click.option("--play", "games", type=click.IntRange(0, 100_000), default=0,
               help="Also play this many seeded bot games per rules version, checking the invariants after every action.")
 @click.option("--json", "as_json", is_flag=True)
-@_guarded
+@guarded
 def variants_check(path, games, as_json):
     """Check a variant file (every rules version); exit code 2 and located messages if it is broken.
 
@@ -270,6 +278,28 @@ def variants_check(path, games, as_json):
                   markup=False)
     if problems:
         sys.exit(1)
+
+
+# --- bots ----------------------------------------------------------------------------------
+
+
+@main.command("bots")
+@click.option("--json", "as_json", is_flag=True)
+@guarded
+def bots_list(as_json):
+    """List the installed bots (the names --bots takes): where each comes from and what it does."""
+    rows = [{"name": b.name, "from": b.origin, "class": b.target, "doc": b.doc, "ok": b.error is None,
+             **({"error": b.error} if b.error else {})} for b in bots.describe()]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    table = Table(title="Bots")
+    for col in ("name", "from", "class", "what it does"):
+        table.add_column(col)
+    for r in rows:
+        about = escape(r["doc"]) if r["ok"] else f"[red]broken:[/red] {escape(r['error'])}"
+        table.add_row(escape(r["name"]), escape(r["from"]), escape(r["class"]), about)
+    out.print(table)
 
 
 def _add_plugin_commands() -> None:

@@ -87,12 +87,13 @@ def play_to_end(
     game: Game, bots: Sequence[str] = ("random",), seed: int | None = None, check: bool = True,
     max_actions: int = 20_000,
 ) -> Game:
-    """Let bots (``ttr_bots.BOTS`` names, cycled over the seats) finish ``game`` from where it
-    stands, checking the invariants after every action when ``check``."""
-    from ttr_bots import BOTS
+    """Let bots (installed bot names, cycled over the seats: ``ttr bots``) finish ``game`` from
+    where it stands, checking the invariants after every action when ``check``."""
+    from ttr_bots import bot_classes
 
     seed = game.seed if seed is None else seed
-    seats = [BOTS[bots[i % len(bots)]](seed, i) for i in range(len(game.state.players))]
+    classes = bot_classes(bots)
+    seats = [classes[i % len(classes)](seed, i) for i in range(len(game.state.players))]
     for _ in range(max_actions):
         if game.over:
             return game

@@ -65,8 +65,8 @@ class _In(BaseModel):
 class SeatIn(_In):
     name: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$",
                       description="The player's name, shown to everybody; unique in the game.")
-    bot: str | None = Field(None, max_length=40, description="A bot kind to play this seat in the server "
-                                                             "(see GET /api/variants: `bots`); null for a person.")
+    bot: str | None = Field(None, max_length=40, description="An installed bot to play this seat in the server "
+                                                             "(GET /api/variants: `bots`; `ttr bots`); null for a person.")
 
 
 class CreateGameIn(_In):
@@ -321,7 +321,7 @@ def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engin
                 "plugins": list(rs.plugins),
                 "description": _description(rs),
             })
-        return {"variants": out, "bots": sorted(bot_kinds.BOTS)}
+        return {"variants": out, "bots": bot_kinds.names()}
 
     @app.get("/api/variants/{variant_id}/board", response_model=BoardOut, tags=["variants"],
              responses={k: _ERRORS[k] for k in (404, 422)})

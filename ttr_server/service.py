@@ -100,7 +100,7 @@ class EngineFailure(ServiceError):
 @attrs.frozen
 class Seat:
     name: str
-    bot: str | None  # a bot kind from ttr_bots, played by the server; None: a person
+    bot: str | None  # an installed bot's name (``ttr bots``), played by the server; None: a person
     token_hash: str | None  # sha256 of the seat's token (the token itself is never stored)
 
 
@@ -221,9 +221,12 @@ class GameService:
     def create(self, variant_id: str, version: int | None, seats: Sequence[tuple[str, str | None]],
                seed: int | None = None) -> Created:
         ruleset = self.ruleset(variant_id, version)
-        unknown = sorted({b for _, b in seats if b is not None and b not in bot_kinds.BOTS})
-        if unknown:
-            raise Rejected(f"unknown bot(s) {', '.join(unknown)}; known: {', '.join(bot_kinds.BOTS)}")
+        kinds = sorted({b for _, b in seats if b is not None})
+        if kinds:
+            try:
+                bot_kinds.bot_classes(kinds)
+            except bot_kinds.BotError as exc:
+                raise Rejected(str(exc)) from None
         if seed is None:
             seed = secrets.randbelow(2**63)
         names = [name for name, _ in seats]
@@ -403,6 +406,28 @@ class GameService:
         if self.bots is not None and any(meta.seats[s].bot for s in status.to_act):
             self.bots.kick(meta.id)
 
+    def play_bot_action(
+        self, game_id: str, choose: Callable[[GameMeta, Game, int], Action], when_idle: Callable[[bool], None]
+    ) -> Status | None:
+        """Play one action for the first bot seat to act, if any, applied and stored like a
+        person's: ``choose(meta, game, seat)`` picks it, reading the live game under the game's lock
+        (a bot must not change it). Returns the new status, or None when no bot is to act.
+
+        When no bot action follows (no bot is to act, or the game is over), ``when_idle(over)`` is
+        called before the game's lock is released: a person's action that hands the turn to a bot
+        commits after it, so the bot runner is idle by the time that action asks for a bot.
+        """
+        with self._locked(game_id):
+            live = self._fresh(game_id)
+            game = live.game
+            bots = [s for s in game.to_act() if live.meta.seats[s].bot]
+            status = self._apply(live, bots[0], choose(live.meta, game, bots[0])) if bots else None
+            if status is None or status.over:
+                when_idle(game.over)
+        if status is not None:
+            self.notify(game_id)
+        return status
+
     @staticmethod
     def _has_resign(game: Game) -> bool:
         return RESIGN in game.registry.kinds()
@@ -561,8 +586,8 @@ def _record(meta: GameMeta, row, rows) -> dict[str, Any]:
 
 
 class BotRunner:
-    """Plays the bot seats of games in the server, one action at a time through ``_apply`` (so a
-    bot's action is logged and versioned like anybody's).
+    """Plays the bot seats of games in the server, one action at a time through the service's
+    ``play_bot_action`` (so a bot's action is logged and versioned like anybody's).
 
     A game whose turn is a bot's is scheduled for one step ``delay`` seconds later; a step plays
     one action and schedules the next. Steps of all games share a small pool in due order, so a
@@ -578,7 +603,7 @@ class BotRunner:
         self._scheduled: set[str] = set()  # games with a step due or running
         self._cv = threading.Condition()
         self._stop = False
-        self._players: dict[tuple[str, int], Any] = {}
+        self._players: dict[tuple[str, int], bot_kinds.Bot] = {}
         self._clock = threading.Thread(target=self._dispatch, name="ttr-bot-clock", daemon=True)
         self._clock.start()
 
@@ -618,23 +643,12 @@ class BotRunner:
                     return
 
     def _step(self, game_id: str) -> None:
-        service = self.service
         again = False
         try:
-            with service._locked(game_id):
-                live = service._fresh(game_id)
-                game = live.game
-                seats = [s for s in game.to_act() if live.meta.seats[s].bot]
-                if seats:
-                    seat = seats[0]
-                    status = service._apply(live, seat, self._player(live, seat).choose(game, seat))
-                    again = not status.over
-                if not again:
-                    # Decided under the game's lock: a person's action that hands the turn to a bot
-                    # commits after this, and its kick finds the game unscheduled.
-                    self._forget(game_id, players=game.over)
-            if seats:
-                service.notify(game_id)
+            status = self.service.play_bot_action(
+                game_id, self._choose, lambda over: self._forget(game_id, players=over)
+            )
+            again = status is not None and not status.over
         except StaleVersion:
             log.info("game %s: another process moved first; its bots carry on there", game_id)
             self._forget(game_id)
@@ -646,12 +660,15 @@ class BotRunner:
                 if not self._stop:
                     self._push(game_id)
 
-    def _player(self, live: _Live, seat: int):
-        key = (live.meta.id, seat)
+    def _choose(self, meta: GameMeta, game: Game, seat: int) -> Action:
+        return self._player(meta, seat).choose(game, seat)
+
+    def _player(self, meta: GameMeta, seat: int) -> bot_kinds.Bot:
+        key = (meta.id, seat)
         with self._cv:
             player = self._players.get(key)
             if player is None:
-                player = self._players[key] = bot_kinds.BOTS[live.meta.seats[seat].bot](live.meta.seed, seat)
+                player = self._players[key] = bot_kinds.bot_class(meta.seats[seat].bot)(meta.seed, seat)
             return player
 
     def _forget(self, game_id: str, players: bool = True) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 import subprocess
 import sys
 import threading
@@ -355,6 +356,40 @@ def test_a_person_plays_against_a_server_bot(client):
     s = wait_until(lambda: (lambda x: x if x["view"]["current"] == 0 and x["version"] > s["version"] + 2 else None)(
         snap(client, game, 0)))
     assert s["view"]["turn"] == 2
+
+
+def test_an_installed_third_party_bot_plays_its_seats_and_is_offered(client):
+    import ttr_bots
+
+    chosen = []
+
+    class Claimer:
+        """Claims a route whenever it can."""
+
+        name = "claimer"
+
+        def __init__(self, seed, seat):
+            self.rng = random.Random(f"claimer:{seed}:{seat}")
+
+        def choose(self, game, seat):
+            legal = game.legal_actions(seat)
+            action = self.rng.choice([a for a in legal if a.kind == "claim-route"] or legal)
+            chosen.append(game.registry.to_data(action))
+            return action
+
+    with ttr_bots.local_bots({"claimer": Claimer}):
+        assert "claimer" in client.get("/api/variants").json()["bots"]
+        game = create(client, [{"name": "C", "bot": "claimer"}, {"name": "R", "bot": "random"}], seed=5)
+        wait_until(lambda: snap(client, game)["view"]["phase"] == "over", timeout=60)
+    actions = client.get(f"/api/games/{game['game']}/record").json()["actions"]
+    assert [{k: v for k, v in a.items() if k != "seat"} for a in actions if a["seat"] == 0] == chosen
+    assert any(a["kind"] == "claim-route" for a in chosen)
+
+
+def test_an_unknown_bot_is_refused_naming_it_and_the_installed_ones(client):
+    r = client.post("/api/games", json={"variant": "usa", "seats": [{"name": "A"}, {"name": "B", "bot": "randm"}]})
+    assert r.status_code == 422
+    assert r.json()["reason"] == "unknown bot 'randm' (did you mean 'random'?); installed bots: random, ticket"
 
 
 def test_bot_only_games_do_not_hold_up_a_persons_game(make_client):

@@ -2,7 +2,7 @@
 
 Game ``k`` of the plan is fully determined by ``k``: the variant (``available()`` in turn), the
 player count (cycling over the variant's range), the seed (``k``) and the bots (every bot of
-``ttr_bots.BOTS``, mixed over the seats). After every action the invariants must hold
+``ttr_bots.names()``, mixed over the seats). After every action the invariants must hold
 (``testing.invariant_problems``); after every game: a result with winners among the active seats,
 no view leaking (``testing.view_leaks``), and the record must replay, through its JSON text, to
 the same bytes.
@@ -27,7 +27,7 @@ import pytest
 
 from ttr_core import record, variant
 from ttr_kit import testing
-from ttr_bots import BOTS, play_game
+from ttr_bots import names as bot_names, play_game
 
 SLICE = 500
 FULL = 10_000
@@ -40,7 +40,7 @@ def plan(k: int) -> tuple[str, int, int, tuple[str, ...]]:
     rs = variant.load(vid)
     lo, hi = rs.players.min, rs.players.max
     players = lo + (k // len(variants)) % (hi - lo + 1)
-    names = sorted(BOTS)
+    names = bot_names()
     bots = tuple(names[(k + seat) % len(names)] for seat in range(players))
     return vid, players, k, bots
 
@@ -95,7 +95,7 @@ def run(games: int, workers: int = 1) -> tuple[str, list[str]]:
     actions = sum(r["actions"] for r in ok)
     longest = max((r["actions"] for r in ok), default=0)
     line = (
-        f"soak: {games} games ({', '.join(f'{v} {n}' for v, n in sorted(per_variant.items()))}; bots {', '.join(sorted(BOTS))}), "
+        f"soak: {games} games ({', '.join(f'{v} {n}' for v, n in sorted(per_variant.items()))}; bots {', '.join(bot_names())}), "
         f"{actions} actions (longest game {longest}), invariants after every action, "
         f"{len(ok)} records replayed byte-identical, {len(failures)} failures; "
         f"ended by: {', '.join(f'{r} {n}' for r, n in reasons.most_common())}; {seconds:.0f} s on {workers} process(es)"
@@ -128,5 +128,5 @@ def test_the_plan_covers_every_variant_player_count_and_bot():
     for vid in variant.available():
         rs = variant.load(vid)
         assert {(vid, n) for n in range(rs.players.min, rs.players.max + 1)} <= seen
-    assert {b for k in range(SLICE) for b in plan(k)[3]} == set(BOTS)
+    assert {b for k in range(SLICE) for b in plan(k)[3]} == set(bot_names())
     assert plan(123) == plan(123)
