@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ttr_core import record, variant
-from ttr_bots import names as bot_names, play_game
+from ttr_bots import bot_class, names as bot_names, play_game
 from ttr_core.errors import TTRError
 from ttr_core.network import longest_trail
 from ttr_core.plugin import Plugin, hookimpl
@@ -96,6 +96,31 @@ def bench_outside_plugin(games: int, rounds: int) -> dict:
         row = bench_games(str(path), 4, games, "random", rounds)
     row["case"] = "usa 4p random, with a plugin from outside the package"
     return row
+
+
+def bench_copies(rounds: int) -> list[dict]:
+    """What a search bot pays to copy a mid-game position (usa 4p, 120 random-bot actions in)."""
+    import timeit
+
+    from ttr_core.game import Game
+
+    rows = []
+    for variant_id in ("usa", "europe"):
+        game = Game(variant.load(variant_id), ["P1", "P2", "P3", "P4"], 5)
+        bots = [bot_class("random")(5, s) for s in range(4)]
+        for _ in range(120):
+            seat = game.to_act()[0]
+            game.apply(seat, bots[seat].choose(game, seat))
+        rng = random.Random(1)
+        for name, fn, n, target in (("clone()", game.clone, 5000, 50.0), ("determinize(seat, rng)", lambda: game.determinize(0, rng), 2000, None)):
+            times = timeit.repeat(fn, number=n, repeat=max(rounds, 3))
+            us = min(times) / n * 1e6
+            rows.append({
+                "case": f"{variant_id} 4p mid-game: {name}", "µs": f"{us:.1f}", "slowest round": f"{max(times) / n * 1e6:.1f}",
+                "target": f"≤ {target:.0f} µs" if target and variant_id == "usa" else "",
+                "met": ("yes" if us <= target else "no") if target and variant_id == "usa" else "",
+            })
+    return rows
 
 
 def _edges(board, routes):
@@ -332,6 +357,7 @@ def main() -> None:
     con.print(_table("End-of-game scoring with stations", bench_station_scoring()))
     con.print(_table("Replay and records", [bench_replay(games // 2 or 5, rounds)]))
     con.print(_table("Memory", bench_memory()))
+    con.print(_table("Copies for search bots", bench_copies(rounds)))
 
 
 def _cpus() -> int:

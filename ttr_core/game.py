@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ttr_core import manager
+from ttr_core import hidden, manager
 from ttr_core.actions import Action, Registration
 from ttr_core.errors import (
     GameOver,
@@ -64,6 +64,30 @@ class Game(TableOperations):
             raise
         except Exception as exc:  # a plugin failed while the game was set up
             raise self._blame(exc, None, None, doing="setting up the game; no game was created") from exc
+
+    # --- the generator ----------------------------------------------------------------------
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's seeded generator, the only source of randomness of the rules.
+
+        Clones and snapshots share it until one of them draws from it: the first to draw takes a
+        copy first (copying its 625-word state is most of the cost of a clone, and most clones of
+        a search never draw)."""
+        if self._rng_sharers[0] > 1:
+            self._rng_sharers[0] -= 1
+            own = random.Random.__new__(random.Random)
+            own.setstate(self._rng.getstate())
+            self._rng, self._rng_sharers = own, [1]
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng, self._rng_sharers = value, [1]
+
+    def _share_rng(self) -> tuple[random.Random, list[int]]:
+        self._rng_sharers[0] += 1
+        return self._rng, self._rng_sharers
 
     # --- building ---------------------------------------------------------------------------
 
@@ -282,29 +306,52 @@ class Game(TableOperations):
         self.__dict__.update(fresh.__dict__)
 
     def _snapshot(self) -> tuple | None:
-        # Only the state is mutable: the generator's state is an immutable tuple and a result a
-        # frozen value, so they are kept as they are (pickling the generator's 625 numbers was
-        # three quarters of the cost of a snapshot).
+        # Only the state is copied: the generator is shared until either side draws from it (see
+        # ``rng``), and a result is a frozen value.
         try:
-            return pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL), self.rng.getstate(), self.result
+            return pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL), self._share_rng(), self.result
         except Exception:  # noqa: BLE001 - state a plugin made unpicklable: the log is all there is
             return None
 
     def _restore(self, snapshot: tuple, logged: int) -> None:
-        state, rng_state, self.result = snapshot
+        state, (self._rng, self._rng_sharers), self.result = snapshot
         self.state = pickle.loads(state)
-        self.rng.setstate(rng_state)
         del self.log[logged:]
 
     def _blame(self, exc: BaseException, seat: int | None, action: Action | None, doing: str | None = None):
         return manager.blame(self.pm, exc, seat, action, doing)
+
+    # --- copies, for search ------------------------------------------------------------------
+
+    def clone(self) -> Game:
+        """An independent copy that plays on exactly as this game would (same state, same generator
+        state, same log), sharing the ruleset's immutable parts: what a search bot tries moves on."""
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin.state = self.state.copy()
+        twin._rng, twin._rng_sharers = self._share_rng()
+        twin.log = self.log[:]
+        return twin
+
+    def determinize(self, seat: int | None, rng: random.Random) -> Game:
+        """A clone in which everything ``seat`` cannot see (``None``: a spectator) is dealt anew from
+        ``rng``, consistently with what it sees: the other players' hands and the deck are shuffled
+        together (each hand keeps its size); the tickets it cannot see (the others' tickets and
+        offers, the ticket deck, the tickets out of the game) are shuffled among their places, each
+        place keeping its kind (a long ticket stays a long ticket); the game's generator is
+        reseeded from ``rng``, since its state would tell how the discard will be shuffled. What
+        ``seat`` sees, its view, does not change."""
+        twin = self.clone()
+        twin.rng = random.Random(rng.getrandbits(64))
+        hidden.redeal(twin.state, [s for s in range(len(self.state.players)) if s != seat], self.board, rng)
+        return twin
 
     # --- looking ------------------------------------------------------------------------------
 
     def dump(self) -> dict[str, Any]:
         """The whole state as JSON data (hidden parts included), for comparisons and digests."""
         data = self.state.dump()
-        data["rng"] = digest(repr(self.rng.getstate()))
+        data["rng"] = digest(repr(self._rng.getstate()))  # reading it draws nothing: no copy needed
         data["log"] = len(self.log)
         return data
 

@@ -8,6 +8,7 @@ a rejected action, and so that a record can carry a digest of the final state.
 from __future__ import annotations
 
 import hashlib
+import pickle
 import json
 from typing import Any
 
@@ -77,6 +78,29 @@ class GameState:
     end_reason: str = ""
     #: each plugin's typed ``State`` by plugin name, created by the core for every game
     ext: dict[str, Any] = attrs.Factory(dict)
+
+    def copy(self) -> GameState:
+        """An independent copy, made field by field: lists are copied, decisions (frozen) are shared,
+        plugin states are copied through pickle (quicker than ``copy.deepcopy``; search bots copy
+        often)."""
+        return GameState(
+            players=[
+                PlayerState(p.name, p.hand[:], p.trains, p.tickets[:], p.routes[:], p.route_points, p.resigned, p.decision)
+                for p in self.players
+            ],
+            deck=self.deck[:],
+            discard=self.discard[:],
+            open_row=self.open_row[:],
+            ticket_deck=self.ticket_deck[:],
+            owner=self.owner[:],
+            boxed_tickets=self.boxed_tickets[:],
+            phase=self.phase,
+            current=self.current,
+            turn=self.turn,
+            final_round=None if self.final_round is None else self.final_round[:],
+            end_reason=self.end_reason,
+            ext=pickle.loads(pickle.dumps(self.ext, pickle.HIGHEST_PROTOCOL)) if self.ext else {},
+        )
 
     def dump(self) -> dict[str, Any]:
         data = _dump.unstructure(self)

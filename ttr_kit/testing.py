@@ -15,7 +15,6 @@ between the deck and where they are wanted, so the card invariants keep holding 
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import random
@@ -243,8 +242,9 @@ def view_leaks(game: Game, seat: int | None, tries: int = 2) -> list[str]:
     tickets and offers (``secrets_of``) appear nowhere in it as text while the game is on (a
     ticket id that is also a route or city name is left to the next check). And non-interference:
     the hidden parts that ``seat`` may not see (the deck's order, other seats' hands, their
-    tickets and offers, the ticket deck's order) are dealt differently, ``tries`` times, keeping
-    every count a player sees, and the view must not change at all.
+    tickets and offers, the ticket deck's order, the tickets out of the game) are dealt
+    differently by ``game.determinize``, ``tries`` times, keeping every count a player sees, and
+    the view must not change at all.
     """
     view = game.view(seat)
     problems: list[str] = []
@@ -263,12 +263,7 @@ def view_leaks(game: Game, seat: int | None, tries: int = 2) -> list[str]:
     shown = json.dumps(view, sort_keys=True)
     for k in range(tries):
         rng = random.Random(f"view-leaks:{game.seed}:{len(game.log)}:{seat}:{k}")
-        real = game.state
-        game.state = _redeal_hidden(game, others, rng)
-        try:
-            again = game.view(seat)
-        finally:
-            game.state = real
+        again = game.determinize(seat, rng).view(seat)
         if json.dumps(again, sort_keys=True) != shown:
             where = ", ".join(_differences(view, again)[:5])
             problems.append(f"view({seat}): changes when hidden cards or tickets are dealt differently, at {where}")
@@ -303,40 +298,6 @@ def _differences(a: Any, b: Any, path: str = "$") -> list[str]:
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return [d for i, (x, y) in enumerate(zip(a, b)) for d in _differences(x, y, f"{path}[{i}]")]
     return [] if a == b else [path]
-
-
-def _redeal_hidden(game: Game, others: Sequence[int], rng: random.Random):
-    """A copy of the state with what ``others`` hold in secret dealt anew from the hidden piles:
-    their hands with the deck (each hand keeps its size), their tickets and offers with the ticket
-    deck (each keeps its size), and both decks reshuffled."""
-    st = copy.deepcopy(game.state)
-    cards = list(st.deck)
-    for s in others:
-        cards += [c for c, n in enumerate(st.players[s].hand) for _ in range(n)]
-    rng.shuffle(cards)
-    for s in others:
-        hand = st.players[s].hand
-        size = sum(hand)
-        hand[:] = [0] * len(hand)
-        for c in cards[:size]:
-            hand[c] += 1
-        del cards[:size]
-    st.deck = cards
-    tickets = list(st.ticket_deck)
-    for s in others:
-        decision = st.players[s].decision
-        tickets += st.players[s].tickets + list(decision.held_tickets() if decision is not None else ())
-    rng.shuffle(tickets)
-    for s in others:
-        p = st.players[s]
-        size = len(p.tickets)
-        p.tickets, tickets = tickets[:size], tickets[size:]
-        offered = p.decision.held_tickets() if p.decision is not None else ()
-        if offered:
-            p.decision = p.decision.with_held_tickets(tuple(tickets[: len(offered)]))
-            tickets = tickets[len(offered):]
-    st.ticket_deck = tickets
-    return st
 
 
 def conformance_problems(ruleset, games: int, first_seed: int = 0) -> list[str]:
