@@ -10,7 +10,6 @@ only from ``game.rng``, seeded here), which is what records store and what ``rep
 
 from __future__ import annotations
 
-import pickle
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -306,16 +305,15 @@ class Game(TableOperations):
         self.__dict__.update(fresh.__dict__)
 
     def _snapshot(self) -> tuple | None:
-        # Only the state is copied: the generator is shared until either side draws from it (see
+        # A copy of the state; the generator is shared until either side draws from it (see
         # ``rng``), and a result is a frozen value.
         try:
-            return pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL), self._share_rng(), self.result
-        except Exception:  # noqa: BLE001 - state a plugin made unpicklable: the log is all there is
+            return self.state.copy(), self._share_rng(), self.result
+        except Exception:  # noqa: BLE001 - state a plugin made uncopyable: the log is all there is
             return None
 
     def _restore(self, snapshot: tuple, logged: int) -> None:
-        state, (self._rng, self._rng_sharers), self.result = snapshot
-        self.state = pickle.loads(state)
+        self.state, (self._rng, self._rng_sharers), self.result = snapshot
         del self.log[logged:]
 
     def _blame(self, exc: BaseException, seat: int | None, action: Action | None, doing: str | None = None):
