@@ -17,7 +17,7 @@ DOC = ROOT / "docs" / "rules.md"
 DIGEST = ROOT.parent / "shared" / "RULES.md"
 CITED = re.compile(r"\bR-[A-Z]+-\d+\b")
 FAMILY = re.compile(r"\b(R-[A-Z]+)\b(?!-\d)")
-# where the package's code, variant files and the README cite rule ids
+# where the package's code, variant files, the README and the other docs cite rule ids
 SOURCES = [*sorted(ROOT.glob("ttr_*/")), ROOT / "plugins", ROOT / "variants"]
 
 
@@ -30,7 +30,8 @@ def _tool():
 
 def _cited_texts() -> dict[Path, str]:
     files = [p for d in SOURCES for p in sorted(d.rglob("*")) if p.suffix in {".py", ".toml", ".js", ".html"}]
-    return {p: p.read_text(encoding="utf-8") for p in [*files, ROOT / "README.md"]}
+    docs = [p for p in sorted((ROOT / "docs").glob("*.md")) if p != DOC]
+    return {p: p.read_text(encoding="utf-8") for p in [*files, ROOT / "README.md", *docs]}
 
 
 def _anchors() -> set[str]:
