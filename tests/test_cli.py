@@ -174,14 +174,16 @@ def test_the_installed_command_plays_and_replays(tmp_path):
     exe = shutil.which("ttr")
     cmd = [exe] if exe else [sys.executable, "-m", "ttr_cli.main"]
     out = tmp_path / "f.json"
+    # outside the repository, so that ``-m`` (when there is no ``ttr`` script) imports the installed package
     play = subprocess.run([*cmd, "play", "--seed", "1", "--players", "3", "--out", str(out), "--json"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert play.returncode == 0, play.stderr
-    replay = subprocess.run([*cmd, "replay", str(out), "--json"], capture_output=True, text=True, timeout=120)
+    replay = subprocess.run([*cmd, "replay", str(out), "--json"], capture_output=True, text=True, timeout=120,
+                            cwd=tmp_path)
     assert replay.returncode == 0, replay.stderr
     assert json.loads(play.stdout)["result"] == json.loads(replay.stdout)["result"]
     bad = subprocess.run([*cmd, "variants", "check", str(tmp_path / "nope.toml")], capture_output=True, text=True,
-                         timeout=120)
+                         timeout=120, cwd=tmp_path)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "nope.toml" in bad.stderr
 
 

@@ -1,4 +1,4 @@
-"""The ``europe`` rule set, rule by rule (RULES.md, the ``europe`` rows). Stations themselves are
+"""The ``europe`` rule set, rule by rule (docs/rules.md, the ``europe`` rows). Stations themselves are
 tested in ``test_stations.py``; here they appear where they meet other rules (the turn, passing,
 the final round, the winner)."""
 

@@ -440,8 +440,9 @@ def test_broken_files_through_the_ttr_command(tmp_path):
     cases["deep"] = tmp_path / "c" / "usa.toml"
     cases["deep"].write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
     for label, path in cases.items():
+        # run outside the repository, so that ``-m`` imports the installed ttr_cli, not the source tree's
         done = subprocess.run([sys.executable, "-m", "ttr_cli.main", "variants", "check", str(path)],
-                              capture_output=True, text=True, timeout=120)
+                              capture_output=True, text=True, timeout=120, cwd=tmp_path)
         assert done.returncode == 2, (label, done.stdout, done.stderr)
         assert "Traceback" not in done.stderr and f"error: {path}" in done.stderr, (label, done.stderr)
 

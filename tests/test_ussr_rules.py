@@ -1,4 +1,4 @@
-"""The ``ussr`` rule set, rule by rule (RULES.md, the ``ussr`` rows; source seeds/ussr-rules.ru.txt).
+"""The ``ussr`` rule set, rule by rule (docs/rules.md, the ``ussr`` rows; source seeds/ussr-rules.ru.txt).
 
 The controller is tested in ``test_controller.py`` (R-CTL-1..5, R-ROW-4, R-TUN-9), the bonuses in
 ``test_majority_bonuses.py`` (R-BON-1, R-BON-3), the map in ``test_ussr_map.py``. Here: every other

@@ -1,4 +1,4 @@
-"""The ``wor`` rule set (World of Railways) on the USA map: every row of RULES.md that names ``wor``,
+"""The ``wor`` rule set (World of Railways) on the USA map: every row of docs/rules.md that names ``wor``,
 tested through games and hand-given positions. Ferries and tunnels: ``test_ferries.py`` and
 ``test_tunnels.py``; rules versions and ``wor-legacy``: ``test_wor_versions.py``."""
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
 ARTIFACTS = HERE / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -56,11 +57,26 @@ def bearer(token: str) -> dict[str, str]:
 # --- a server process --------------------------------------------------------------------------
 
 
+def python_command() -> list[str]:
+    """How the tests start Python for a server: this interpreter, so the installed package it sees."""
+    return [sys.executable]
+
+
+def work_dir(under: Path, name: str) -> Path:
+    """A fresh working directory for a server process, outside the repository: Python puts the
+    working directory first on ``sys.path``, so run from the repository the server would import
+    ``ttr_cli`` and ``ttr_server`` from the source tree instead of the installed package."""
+    folder = under / name
+    folder.mkdir()
+    return folder
+
+
 @dataclass
 class Server:
     base: str
     proc: subprocess.Popen
     log: Path
+    cwd: Path
 
     def kill(self) -> None:
         """SIGKILL: no shutdown of any kind, as when a machine or a container dies."""
@@ -72,13 +88,14 @@ class Server:
 def server_process(db_url: str, log_dir: Path, bot_delay: float = 0.0) -> Iterator[Server]:
     port = free_port()
     log = log_dir / f"server-{port}.log"
+    cwd = work_dir(log_dir, f"server-{port}")
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "ttr_cli.main", "serve", "--db", db_url, "--host", "127.0.0.1",
+            [*python_command(), "-m", "ttr_cli.main", "serve", "--db", db_url, "--host", "127.0.0.1",
              "--port", str(port), "--bot-delay", str(bot_delay), "--log-level", "warning"],
-            stdout=out, stderr=subprocess.STDOUT,
+            stdout=out, stderr=subprocess.STDOUT, cwd=cwd,
         )
-    server = Server(f"http://127.0.0.1:{port}", proc, log)
+    server = Server(f"http://127.0.0.1:{port}", proc, log, cwd)
     try:
         deadline = time.monotonic() + 60
         while True:

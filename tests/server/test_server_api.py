@@ -437,9 +437,9 @@ def test_ttr_serve_reports_a_bad_database_url(tmp_path):
     assert "cannot open the database" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_ttr_serve_has_help():
+def test_ttr_serve_has_help(tmp_path):
     done = subprocess.run([sys.executable, "-m", "ttr_cli.main", "serve", "--help"], capture_output=True, text=True,
-                          timeout=60)
+                          cwd=tmp_path, timeout=60)
     assert done.returncode == 0 and "--db" in done.stdout and "postgresql" in done.stdout
 
 
