@@ -1,4 +1,4 @@
-"""Who wins: the highest total, then the rule set's tie-breakers (the winner row of RULES.md).
+"""Who wins: the highest total, then the rule set's tie-breakers (the winner row of docs/rules.md).
 
 The ``tickets`` tie-breaker (most completed tickets) is this plugin's own. Any other is a fact
 some other plugin knows, asked through ``ttr_tie_breaker``, which this plugin declares: the
