@@ -37,23 +37,23 @@ class LongRouteBot(TicketBot):
         super().__init__(seed, seat)
         self.rng = random.Random(f"long-routes-bot:{seed}:{seat}")
 
-    def _keep(self, board, seen, offers: list[Action]) -> Action:
+    def keep_tickets(self, board, seen, offers: list[Action]) -> Action:
         fewest = min(len(o.tickets) for o in offers)
-        return super()._keep(board, seen, [o for o in offers if len(o.tickets) == fewest])
+        return super().keep_tickets(board, seen, [o for o in offers if len(o.tickets) == fewest])
 
-    def _turn(self, board, seen, by_kind, legal) -> Action:
+    def take_turn(self, board, seen, by_kind, legal) -> Action:
         long_claims = [c for c in by_kind.get("claim-route", []) if _length(board, c) >= LONG]
         if long_claims and not seen.final_round:
             return max(long_claims, key=lambda c: (_extends(board, seen, c), _length(board, c), -c.locomotives,
                                                    c.route, c.color or ""))
-        return super()._turn(board, seen, by_kind, legal)
+        return super().take_turn(board, seen, by_kind, legal)
 
-    def _claim(self, board, seen, plan, claims: list[Action], can_draw: bool) -> Action | None:
+    def claim_along_plan(self, board, seen, plan, claims: list[Action], can_draw: bool) -> Action | None:
         # short routes wait for the end of the game: the cards go to long ones first
         late = seen.trains <= LATE or seen.min_other_trains <= LATE
-        return super()._claim(board, seen, plan, [c for c in claims if late or _length(board, c) >= 3], can_draw)
+        return super().claim_along_plan(board, seen, plan, [c for c in claims if late or _length(board, c) >= 3], can_draw)
 
-    def _draw(self, board, seen, draws: list[Action], second: bool) -> Action:
+    def draw_cards(self, board, seen, draws: list[Action], second: bool) -> Action:
         wanted = _long_route_colors(board, seen)
         row = dict(enumerate(seen.open_row))
         for d in draws:
@@ -62,7 +62,7 @@ class LongRouteBot(TicketBot):
         blind = [d for d in draws if d.slot is None]
         if wanted and blind:
             return blind[0]
-        return super()._draw(board, seen, draws, second)
+        return super().draw_cards(board, seen, draws, second)
 
 
 class TicketHoarderBot(TicketBot):
@@ -75,11 +75,11 @@ class TicketHoarderBot(TicketBot):
         super().__init__(seed, seat)
         self.rng = random.Random(f"hoarder-bot:{seed}:{seat}")
 
-    def _turn(self, board, seen, by_kind, legal) -> Action:
-        plan = self._plan_for(board, seen, by_kind.get("claim-route", []))
+    def take_turn(self, board, seen, by_kind, legal) -> Action:
+        plan = self.plan_for(board, seen, by_kind.get("claim-route", []))
         if not plan.pairs and not plan.dropped and "draw-tickets" in by_kind and _time_left(seen):
             return by_kind["draw-tickets"][0]
-        return super()._turn(board, seen, by_kind, legal)
+        return super().take_turn(board, seen, by_kind, legal)
 
 
 def _length(board, claim: Action) -> int:

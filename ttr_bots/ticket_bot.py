@@ -251,6 +251,8 @@ class TicketBot:
     """Plays for its tickets, as most people do: plans their connections, draws and claims along the plan.
 
     It sees only what its seat may see; the module's docstring tells how it plays, turn by turn.
+    A variation of it (the play-style bots) overrides its steps: ``keep_tickets``, ``take_turn``,
+    ``plan_for``, ``claim_along_plan`` and ``draw_cards``.
     """
 
     name = "ticket"
@@ -277,16 +279,16 @@ class TicketBot:
         decision = seen.decision
         if decision is not None:
             return self._decide(board, seen, decision, by_kind, legal)
-        return self._turn(board, seen, by_kind, legal)
+        return self.take_turn(board, seen, by_kind, legal)
 
     # --- pending decisions ------------------------------------------------------------------
 
     def _decide(self, board, seen, decision, by_kind, legal) -> Action:
         kind = decision.get("kind")
         if "keep-tickets" in by_kind:
-            return self._keep(board, seen, by_kind["keep-tickets"])
+            return self.keep_tickets(board, seen, by_kind["keep-tickets"])
         if kind == "second-card" and "draw-card" in by_kind:
-            return self._draw(board, seen, by_kind["draw-card"], second=True)
+            return self.draw_cards(board, seen, by_kind["draw-card"], second=True)
         if kind == "tunnel-extra":
             pays = by_kind.get("pay-tunnel", [])
             if pays:
@@ -295,7 +297,7 @@ class TicketBot:
                 return by_kind["decline-tunnel"][0]
         return self.rng.choice(legal)  # a decision of a rule this bot does not know
 
-    def _keep(self, board, seen, offers: list[Action]) -> Action:
+    def keep_tickets(self, board, seen, offers: list[Action]) -> Action:
         """The offer whose tickets, planned with those held, score best within the budget."""
         graph = self._graph_for(board, seen)
         budget = min(seen.trains * (1 - self.reserve), _time_budget(seen))
@@ -312,17 +314,17 @@ class TicketBot:
 
     # --- a turn -----------------------------------------------------------------------------
 
-    def _turn(self, board, seen, by_kind, legal) -> Action:
+    def take_turn(self, board, seen, by_kind, legal) -> Action:
         claims: list[Action] = by_kind.get("claim-route", [])
         if seen.final_round and (claims or "build-station" in by_kind):
             best = self._last_turn(board, seen, claims, by_kind.get("build-station", []))
             if best is not None:
                 return best
-        plan = self._plan_for(board, seen, claims)
+        plan = self.plan_for(board, seen, claims)
         station = self._station(plan, by_kind.get("build-station", []))
         if station is not None:
             return station
-        claim = self._claim(board, seen, plan, claims, can_draw="draw-card" in by_kind)
+        claim = self.claim_along_plan(board, seen, plan, claims, can_draw="draw-card" in by_kind)
         if claim is not None:
             return claim
         free_claim = self._controller_claim(board, plan, by_kind.get("play-controller", []))
@@ -335,7 +337,7 @@ class TicketBot:
             if extra is not None:
                 return extra
         if "draw-card" in by_kind:
-            return self._draw(board, seen, by_kind["draw-card"], second=False)
+            return self.draw_cards(board, seen, by_kind["draw-card"], second=False)
         if claims:
             return self._claim_for_points(board, seen, claims)
         return self._fallback(legal)
@@ -356,7 +358,7 @@ class TicketBot:
             self._graph_key = key
         return self._graph
 
-    def _plan_for(self, board, seen, claims: list[Action]) -> Plan:
+    def plan_for(self, board, seen, claims: list[Action]) -> Plan:
         plan = self._cached_plan(board, seen)
         if self._learn_blocked(board, seen, plan, claims):
             plan = self._cached_plan(board, seen)
@@ -399,7 +401,7 @@ class TicketBot:
             return None
         return min(wanted, key=lambda b: (b.locomotives, plan.stations.index(b.city), b.color or ""))
 
-    def _claim(self, board, seen, plan: Plan, claims: list[Action], can_draw: bool) -> Action | None:
+    def claim_along_plan(self, board, seen, plan: Plan, claims: list[Action], can_draw: bool) -> Action | None:
         planned = [c for c in claims if _pair_of(board, c.route) in plan.pairs]
         if not planned:
             return None
@@ -462,7 +464,7 @@ class TicketBot:
             best = key if best is None or key[:2] > best[:2] else best
         return best[2] if best is not None and best[0] > 0 else None
 
-    def _draw(self, board, seen, draws: list[Action], second: bool) -> Action:
+    def draw_cards(self, board, seen, draws: list[Action], second: bool) -> Action:
         needs = _color_needs(board, seen, self._cached_plan(board, seen))
         wanted = {c: n - seen.cards(c) for c, n in needs.items() if c != LOCOMOTIVE and n > seen.cards(c)}
         row = dict(enumerate(seen.open_row))

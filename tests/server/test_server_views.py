@@ -61,10 +61,10 @@ def _with_others_redealt(client, game_id, seat, salt, request):
     """Make ``request`` while the live game's hidden parts that ``seat`` may not see (other hands,
     other tickets and offers, both decks) are dealt differently; then put the real state back."""
     live = client.app.state.service._cached(game_id)
-    others = [s for s in range(len(live.game.state.players)) if s != seat]  # every seat, for a spectator
     real = live.game.state
-    # the engine's test kit redeals exactly what a seat may not see, keeping every visible count
-    live.game.state = testing._redeal_hidden(live.game, others, random.Random(f"{game_id}:{seat}:{salt}"))
+    # the engine deals anew exactly what a seat may not see (every seat's, for a spectator),
+    # keeping every visible count
+    live.game.state = live.game.determinize(seat, random.Random(f"{game_id}:{seat}:{salt}")).state
     try:
         return request()
     finally:
