@@ -13,7 +13,7 @@ from typing import ClassVar, Protocol
 import attrs
 
 from ttr_core.plugin import (
-    CLOSED, COLORS, GRAY, TAKEN, Action, CannotPay, Decision, GameAPI, MalformedAction, Plugin, Route, RouteTaken,
+    COLORS, GRAY, TRAINS, Action, CannotPay, Decision, GameAPI, MalformedAction, Plugin, Route, RouteTaken,
     hookimpl, hookspec, per_ruleset, single_answer,
 )
 
@@ -180,7 +180,9 @@ class Claiming(Plugin):
         route = self._route(game, seat, action)
         refusal = game.claim_problem(seat, route)
         if refusal is not None:
-            error = RouteTaken if refusal.code in (TAKEN, CLOSED) else CannotPay
+            # R-ROUTE-2: too few trains is a payment the seat cannot make; every other refusal
+            # (taken, a closure of any rule's code) means the route is not the seat's to take
+            error = CannotPay if refusal.code == TRAINS else RouteTaken
             raise error(seat, action, refusal.reason)
         player = game.state.players[seat]
         problem = self.payment_problem(game, route, action)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ttr_core.game import Game
     from ttr_core.scoring import Bonus, PlayerScore, TicketOutcome, Winners
     from ttr_core.state import Decision
+    from ttr_core.table import Refusal
 
 PROJECT = "ttr"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -273,17 +274,22 @@ def ttr_view(game: Game, seat: int | None) -> Mapping[str, Any] | None:
 
 
 @hookspec
-def ttr_closed_routes(game: Game, seat: int) -> Mapping[int, str] | None:
-    """Return the free routes ``seat`` may not claim now, as ``{route index: reason}`` (R-PAR-1..2).
+def ttr_closed_routes(game: Game, seat: int) -> Mapping[int, str | Refusal] | None:
+    """Return the free routes ``seat`` may not claim now, as ``{route index: why}`` (R-PAR-1..2).
 
-    Called by the core (``game.closed_routes``, ``game.claim_problem``) whenever a claim is
-    listed or checked. All answers are merged.
+    ``why`` is a reason for people (a string: its code is ``closed``), or a ``Refusal(code,
+    reason)`` whose code tells programs which rule closed it (``own-parallel`` for R-PAR-1,
+    ``closed-parallel`` for R-PAR-2, or the plugin's own). Called by the core
+    (``game.closures``, ``game.closed_routes``, ``game.claim_problem``) whenever a claim is
+    listed or checked, and when a position given by hand places its routes. All answers are
+    merged.
 
     Example::
 
         @hookimpl
         def ttr_closed_routes(self, game, seat):
-            return {r.index: "no claims in the desert (house rule)" for r in game.board.routes if r.a == "Phoenix"}
+            desert = [r for r in game.board.routes if r.a == "Phoenix"]
+            return {r.index: Refusal("desert", "no claims in the desert (house rule)") for r in desert}
     """
 
 

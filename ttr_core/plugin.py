@@ -30,7 +30,7 @@ from ttr_core.hookspecs import hookimpl, hookspec, per_ruleset, required, single
 from ttr_core.network import DisjointSets, longest_trail
 from ttr_core.scoring import Bonus, PlayerScore, TicketOutcome, Winners
 from ttr_core.state import Decision, GameState
-from ttr_core.table import CLOSED, TAKEN, TRAINS, Refusal
+from ttr_core.table import CANNOT_PAY, CLOSED, CLOSED_PARALLEL, OWN_PARALLEL, TAKEN, TRAINS, Refusal
 
 __all__ = [
     # writing a plugin
@@ -41,7 +41,7 @@ __all__ = [
     "Board", "City", "Route", "Ticket", "CardKinds", "COLORS", "GRAY", "LOCOMOTIVE", "GameState",
     # refusals
     "IllegalAction", "CannotPay", "MalformedAction", "NotLegalNow", "RouteTaken", "RecordError",
-    "Refusal", "TAKEN", "CLOSED", "TRAINS",
+    "Refusal", "TAKEN", "CLOSED", "OWN_PARALLEL", "CLOSED_PARALLEL", "TRAINS", "CANNOT_PAY",
     # scoring
     "Bonus", "PlayerScore", "TicketOutcome", "Winners",
     # graph helpers
@@ -134,6 +134,8 @@ class GameAPI(Protocol):
     def free_route(self, route: Route) -> int: ...
 
     def closed_routes(self, seat: int) -> dict[int, str]: ...
+
+    def closures(self, seat: int) -> dict[int, Refusal]: ...
 
     def claim_problem(self, seat: int, route: Route) -> Refusal | None: ...
 
