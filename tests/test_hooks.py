@@ -25,7 +25,10 @@ from ttr_core.errors import CannotPay, NotLegalNow, NotYourTurn, RecordError, Ro
 from ttr_core.game import Game
 from ttr_core.invariants import invariant_problems
 from ttr_core.manager import local_plugins
-from ttr_core.plugin import CLOSED, Action, Bonus, Decision, Plugin, Refusal, Winners, hookimpl, hookspec
+from ttr_core.claims import claim_options
+from ttr_core.plugin import (
+    CLOSED, Action, Bonus, ClaimOptions, Decision, Payment, Plugin, Refusal, Winners, hookimpl, hookspec,
+)
 from ttr_core.position import position_of, score_position
 from ttr_kit import testing
 
@@ -477,6 +480,50 @@ def test_hook_ttr_closed_routes(tmp_path):
         assert set(calls) == {0}
         claim(game, 0, "Denver-Santa Fe", "white")  # outside the desert, claims go on
         assert owner(game, "Denver-Santa Fe") == 0
+
+
+@attrs.frozen
+class Grab(Action):
+    kind: ClassVar[str] = "grab-route"
+    route: str = ""
+
+
+def test_hook_ttr_claim_options(tmp_path):
+    calls = []
+
+    class Grabbing(Plugin):
+        """House rule: routes are taken without cards, with their trains (it replaces ``claiming``),
+        and it says so to ``claim_options``."""
+
+        @hookimpl
+        def ttr_register_actions(self, registry):
+            registry.add(Grab, self)
+
+        def legal(self, game, seat):
+            return [Grab(r.id) for r in game.board.routes if game.claim_problem(seat, r) is None]
+
+        def check(self, game, seat, action):
+            refusal = game.claim_problem(seat, game.board.routes[game.board.route_index[action.route]])
+            if refusal is not None:
+                raise RouteTaken(seat, action, refusal.reason)
+
+        def apply(self, game, seat, action):
+            game.place_route(seat, game.board.routes[game.board.route_index[action.route]])
+
+        @hookimpl
+        def ttr_claim_options(self, game, seat, route):
+            calls.append((seat, route.id, game.cards.counts_by_name(game.state.players[seat].hand)))
+            return ClaimOptions(route.id, (Payment(Grab(route.id), {}),))
+
+    with house(tmp_path, {"grabbing": Grabbing}, remove=["claiming"]) as game:
+        options = claim_options(game, 0, "Omaha-Denver", hand={"red": 1})
+        assert options.possible and options.payments == (Payment(Grab("Denver-Omaha"), {}),)
+        assert calls == [(0, "Denver-Omaha", {"red": 1})]  # asked with the hand asked about
+        testing.act(game, 0, options.payments[0].action)
+        assert owner(game, "Denver-Omaha") == 0
+        # the core's check comes first: a taken route is refused without asking the hook
+        assert claim_options(game, 1, "Denver-Omaha").refusal.code == "taken"
+        assert len(calls) == 1
 
 
 def test_hook_ttr_route_claimed(tmp_path):

@@ -25,6 +25,7 @@ import attrs
 from ttr_core.actions import Action, ActionHandler, ActionRegistry
 from ttr_core.board import Board, City, Route, Ticket
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE, CardKinds
+from ttr_core.claims import ClaimOptions, Payment
 from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RecordError, RouteTaken
 from ttr_core.hookspecs import hookimpl, hookspec, per_ruleset, required, single_answer
 from ttr_core.network import DisjointSets, longest_trail
@@ -42,6 +43,8 @@ __all__ = [
     # refusals
     "IllegalAction", "CannotPay", "MalformedAction", "NotLegalNow", "RouteTaken", "RecordError",
     "Refusal", "TAKEN", "CLOSED", "OWN_PARALLEL", "CLOSED_PARALLEL", "TRAINS", "CANNOT_PAY",
+    # what a hand can pay for a route (ttr_claim_options)
+    "ClaimOptions", "Payment",
     # scoring
     "Bonus", "PlayerScore", "TicketOutcome", "Winners",
     # graph helpers
