@@ -128,6 +128,8 @@ def test_set_trains_moves_trains_back_and_refuses_what_no_seat_can_have(ttr_game
             testing.set_trains(game, 0, bad)
     testing.arrange(game, trains={1: 0})
     assert testing.invariant_problems(game) == []
+    twin = game.clone()  # a copy (search bots, snapshots) keeps the trains out of the game
+    assert twin.state.players[1].trains_out == 45 and testing.invariant_problems(twin) == []
     assert "trains_out" in game.dump()["players"][1] and "trains_out" not in game.dump()["players"][0]
 
 

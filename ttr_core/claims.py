@@ -23,7 +23,6 @@ ask for). A variant that enables no plugin answering it refuses with ``no-claims
 
 from __future__ import annotations
 
-import copy
 import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -121,7 +120,7 @@ def claim_options(
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(st.players):
         raise ValueError(f"no seat {seat!r}: the game has seats 0 to {len(st.players) - 1}")
     route = _route_of(game, route)
-    trial = copy.deepcopy(st)
+    trial = st.copy()
     player = trial.players[seat]
     if hand is not None:
         player.hand[:] = _counts(game, hand)

@@ -90,7 +90,8 @@ class GameState:
         often)."""
         return GameState(
             players=[
-                PlayerState(p.name, p.hand[:], p.trains, p.tickets[:], p.routes[:], p.route_points, p.resigned, p.decision)
+                PlayerState(p.name, p.hand[:], p.trains, p.tickets[:], p.routes[:], p.route_points, p.resigned, p.decision,
+                            p.trains_out)
                 for p in self.players
             ],
             deck=self.deck[:],
