@@ -244,6 +244,13 @@ def test_a_plugins_problem_is_located_in_the_file():
     assert found == [f"{WHERE}: $.players[0].stations[1]: unknown city 'Atlantis'"]
 
 
-def test_resigned_must_be_true_or_false_and_a_name_a_string():
+def test_resigned_must_be_true_or_false_and_a_name_a_string_used_once():
     found = problems(position("usa", {"resigned": "no"}, {"name": 7}))
     assert found == [f"{WHERE}: $.players[1].name: a string, not 7", f"{WHERE}: $.players[0].resigned: true or false, not 'no'"]
+    found = problems(position("usa", {"name": None}, {"name": "P1", "routes": ["Denver-Atlantis"]}, {"name": "P1"}))
+    assert found == [
+        f"{WHERE}: $.players[0].name: a string, not None",
+        f"{WHERE}: $.players[1].name: 'P1' is the name of $.players[0] already: names must differ",
+        f"{WHERE}: $.players[2].name: 'P1' is the name of $.players[0] already: names must differ",
+        f"{WHERE}: $.players[1].routes[0]: no route 'Denver-Atlantis' on map 'usa'",
+    ]

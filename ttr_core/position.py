@@ -102,12 +102,19 @@ def _own_rules(data: dict, variant_id: str | None, version: int | None) -> bool:
 
 
 def _names(players: list, where: str, problems: list[str]) -> list[str]:
-    names = []
+    """The players' names (``P1``... by default), each a string used once; a bad one is reported and
+    replaced, so that every other problem of the position is still found."""
+    names: list[str] = []
     for i, p in enumerate(players):
         name = p.get("name", f"P{i + 1}") if isinstance(p, dict) else f"P{i + 1}"
         if not isinstance(name, str):
             problems.append(f"{where}: $.players[{i}].name: a string, not {name!r}")
             name = f"P{i + 1}"
+        elif name in names:
+            problems.append(f"{where}: $.players[{i}].name: {name!r} is the name of $.players[{names.index(name)}] "
+                            "already: names must differ")
+        while name in names:
+            name += "'"
         names.append(name)
     return names
 
