@@ -94,7 +94,7 @@ class TableOperations:
         return {index: refusal.reason for index, refusal in self.closures(seat).items()}
 
     def closures(self, seat: int) -> dict[int, Refusal]:
-        """The free routes ``seat`` may not claim now, each with its :class:`Refusal`: the code a rule
+        """The free routes ``seat`` may not claim now, each with its ``Refusal``: the code a rule
         gave (``own-parallel`` R-PAR-1, ``closed-parallel`` R-PAR-2), or ``closed`` for a rule that
         answered ``ttr_closed_routes`` with a reason only."""
         closed: dict[int, Refusal] = {}
