@@ -13,8 +13,8 @@ from typing import ClassVar, Protocol
 import attrs
 
 from ttr_core.plugin import (
-    CLOSED, COLORS, GRAY, TAKEN, Action, CannotPay, Decision, GameAPI, MalformedAction, Plugin, Route, RouteTaken,
-    hookimpl, hookspec, per_ruleset, single_answer,
+    CANNOT_PAY, COLORS, GRAY, TRAINS, Action, CannotPay, ClaimOptions, Decision, GameAPI, MalformedAction,
+    Payment, Plugin, Refusal, Route, RouteTaken, hookimpl, hookspec, per_ruleset, single_answer,
 )
 
 
@@ -174,13 +174,49 @@ class Claiming(Plugin):
                 add(_claim(rid, -1, length, 0))
         return out
 
+    # --- every payment of a hand (ttr_core.claims.claim_options) --------------------------------
+
+    @hookimpl
+    def ttr_claim_options(self, game, seat, route: Route) -> ClaimOptions:
+        """Every payment the seat's hand can make for ``route``: each paying colour (the route's, or
+        any one for grey, R-ROUTE-3), each number of locomotives and of 3-for-1 triples, kept if this
+        plugin's own check accepts it (R-ROUTE-2..3, ferry marks through ``ttr_ferry_payment``,
+        R-FER-1..2) and the hand holds its cards. An all-locomotive payment is listed once, without
+        a colour, as ``legal`` lists it."""
+        hand = game.state.players[seat].hand
+        colors = COLORS if route.color == GRAY else (route.color,)
+        found = []
+        for color in (*colors, None):
+            for triples in range(route.length + 1 if color is not None else 1):
+                for locos in range(route.length - triples + 1):
+                    if (color is None) != (locos == route.length):
+                        continue
+                    action = _claim(route.id, _COLOR_ID[color] if color is not None else -1, locos, triples)
+                    if self.payment_problem(game, route, action):
+                        continue
+                    paid = spent_cards(game, route, action)
+                    if all(hand[card] >= n for card, n in paid):
+                        cards = {game.cards.names[card]: n for card, n in paid}
+                        found.append((locos, sum(cards.values()), len(found), Payment(action, cards)))
+        payments = tuple(p for *_, p in sorted(found, key=lambda f: f[:3]))
+        if payments:
+            return ClaimOptions(route.id, payments)
+        held = ", ".join(f"{n} {name}" for name, n in game.cards.counts_by_name(hand).items()) or "no cards"
+        spaces = f"{route.length} {route.color if route.color != GRAY else 'grey'} space(s)"
+        marks = f", {route.ferry} of them locomotive marks (R-FER)" if route.ferry else ""
+        return ClaimOptions(route.id, (), Refusal(
+            CANNOT_PAY, f"the hand ({held}) cannot pay {route.id}: {spaces}{marks} (R-ROUTE-2..3)"
+        ))
+
     # --- checking and applying ---------------------------------------------------------------
 
     def check(self, game, seat, action: ClaimRoute) -> None:
         route = self._route(game, seat, action)
         refusal = game.claim_problem(seat, route)
         if refusal is not None:
-            error = RouteTaken if refusal.code in (TAKEN, CLOSED) else CannotPay
+            # R-ROUTE-2: too few trains is a payment the seat cannot make; every other refusal
+            # (taken, a closure of any rule's code) means the route is not the seat's to take
+            error = CannotPay if refusal.code == TRAINS else RouteTaken
             raise error(seat, action, refusal.reason)
         player = game.state.players[seat]
         problem = self.payment_problem(game, route, action)

@@ -29,7 +29,7 @@ from typing import ClassVar
 import attrs
 
 from ttr_core.plugin import (
-    CLOSED, TAKEN, Action, CannotPay, IllegalAction, MalformedAction, NotLegalNow, Plugin, RouteTaken, hookimpl,
+    TRAINS, Action, CannotPay, IllegalAction, MalformedAction, NotLegalNow, Plugin, RouteTaken, hookimpl,
 )
 
 #: the card's name in the deck, the hands and the views
@@ -124,7 +124,7 @@ class Controller(Plugin):
                 raise IllegalAction(seat, action, f"{route.id} is your own: a controller dismantles another player's route (R-CTL-2)")
             return
         refusal = game.claim_problem(seat, route)
-        if refusal is not None and refusal.code in (TAKEN, CLOSED):
+        if refusal is not None and refusal.code != TRAINS:  # taken, or closed by any rule
             raise RouteTaken(seat, action, refusal.reason)
         if refusal is not None:
             # R-CTL-2: the controller replaces the cards, not the trains

@@ -1,10 +1,15 @@
-"""Parallel routes: routes joining the same two cities (R-PAR-1..2)."""
+"""Parallel routes: routes joining the same two cities (R-PAR-1..2).
+
+Closed routes are answered through the core's ``ttr_closed_routes`` as refusals whose code says
+which rule closed them: ``own-parallel`` (R-PAR-1: the seat owns a parallel route) or
+``closed-parallel`` (R-PAR-2: a parallel route is taken and the player count closes the others).
+"""
 
 from __future__ import annotations
 
 import attrs
 
-from ttr_core.plugin import Plugin, hookimpl
+from ttr_core.plugin import CLOSED_PARALLEL, OWN_PARALLEL, Plugin, Refusal, hookimpl
 
 
 class ParallelRoutes(Plugin):
@@ -23,18 +28,19 @@ class ParallelRoutes(Plugin):
         st = game.state
         routes = game.board.routes
         small = len(st.players) < self.config.close_below_players
-        closed: dict[int, str] = {}
+        closed: dict[int, Refusal] = {}
         for r in st.players[seat].routes if not small else _owned_with_parallels(game):
             route = routes[r]
             for other in route.parallel:
                 if st.owner[other] >= 0:
                     continue
                 if st.owner[r] == seat and self.config.one_per_player:
-                    closed[other] = f"you own the parallel route {route.id} (R-PAR-1)"
+                    closed[other] = Refusal(OWN_PARALLEL, f"you own the parallel route {route.id} (R-PAR-1)")
                 elif small:
-                    closed[other] = (
+                    closed[other] = Refusal(
+                        CLOSED_PARALLEL,
                         f"the parallel route {route.id} is taken, and with {len(st.players)} players "
-                        "the others close (R-PAR-2)"
+                        "the others close (R-PAR-2)",
                     )
         return closed
 

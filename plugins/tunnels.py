@@ -8,11 +8,15 @@ included, is checked there and leaves the hand), then ``ttr_claim_started`` (dec
   hook returns None, so ``claiming`` places the route with the base payment as for any route;
 * otherwise the player gets a :class:`TunnelExtra` decision, holding the base and the revealed
   cards, answered by ``pay-tunnel`` (:class:`PayTunnel`) or ``decline-tunnel`` (:class:`DeclineTunnel`).
+
+Asked which payments claim a tunnel (the core's ``ttr_claim_options``, answered by ``claiming``),
+it wraps the answer: each payment says the most extra cards the reveal can ask for and how many of
+them the cards left in the hand could pay (R-TUN-4..5).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, Literal
 
 import attrs
@@ -148,6 +152,18 @@ class Tunnels(Plugin):
             base=tuple(base), revealed=tuple(revealed), revealed_names=tuple(names),
         )
 
+    @hookimpl(wrapper=True)
+    def ttr_claim_options(self, game, seat, route: Route):
+        options = yield
+        if options is None or not route.tunnel:
+            return options
+        hand = game.state.players[seat].hand
+        return attrs.evolve(options, payments=tuple(
+            attrs.evolve(p, extra_coverable=min(self.config.reveal, coverable(game, hand, p.cards)),
+                         extra_at_most=self.config.reveal)
+            for p in options.payments
+        ))
+
     @hookimpl
     def ttr_decision_cancelled(self, game, seat, decision):
         # R-TURN-4: an attempt the seat will never finish (its turn ended, it resigned, the game
@@ -158,6 +174,15 @@ class Tunnels(Plugin):
     @hookimpl
     def ttr_view(self, game, seat):
         return {"tunnels": {"reveal": self.config.reveal, "revealed_locomotives": self.config.revealed_locomotives}}
+
+
+def coverable(game, hand: list[int], base: Mapping[str, int]) -> int:
+    """How many extra cards the hand left after paying ``base`` (cards by name) could pay: locomotives
+    and cards of the paying colour (R-TUN-5), or locomotives only after an all-locomotive base
+    (R-TUN-4). Cards in the base cannot pay the extra as well."""
+    left = {name: hand[game.cards.id(name)] - base.get(name, 0) for name in (LOCOMOTIVE, *base)}
+    colour = next((name for name in base if name != LOCOMOTIVE), None)  # None: all locomotives
+    return left[LOCOMOTIVE] + (left[colour] if colour is not None else 0)
 
 
 def give_up(game, seat: int, decision: TunnelExtra) -> None:

@@ -83,7 +83,7 @@ def test_score_json_reads_a_chosen_double_and_a_custom_ticket():
     data = run_json("score", POSITION)
     ann, bob = data["result"]["scores"]
     assert (ann["routes"], ann["ticket_points"], ann["total"]) == (19, 5, 34)
-    assert [t.split("#")[0] for t in ann["tickets_completed"]] == ["Salt Lake City-Kansas City"]
+    assert ann["tickets_completed"] == ["Salt Lake City-Kansas City"]  # the name given, no "#30" suffix
     assert ann["tickets_failed"] == ["Denver-El Paso"]
     assert ann["bonuses"][0]["name"] == "longest-path" and ann["bonuses"][0]["detail"] == "12 spaces"
     assert (bob["routes"], bob["total"]) == (22, 13)
@@ -91,21 +91,71 @@ def test_score_json_reads_a_chosen_double_and_a_custom_ticket():
 
 
 def test_score_a_route_of_a_double_by_colour(tmp_path):
-    """"Denver-Kansas City/black" names that route of the double: B may name the other colour, or just
-    "Denver-Kansas City" (the free one), but not A's colour again."""
+    """"Denver-Kansas City/black" names that route of the double: with 4 players (R-PAR-2 does not
+    close doubles) B may name the other colour, or just "Denver-Kansas City" (the free one), but
+    not A's colour again, which is taken, and by A."""
     path = tmp_path / "p.json"
 
     def score(a: str, b: str, code: int = 0):
-        path.write_text(json.dumps({"variant": "usa", "players": [{"name": "A", "routes": [a]}, {"name": "B", "routes": [b]}]}),
-                        encoding="utf-8")
+        players = [{"name": "A", "routes": [a]}, {"name": "B", "routes": [b]}, {"name": "C"}, {"name": "D"}]
+        path.write_text(json.dumps({"variant": "usa", "players": players}), encoding="utf-8")
         return run("score", path, "--json", code=code)
 
     for mine, other in (("black", "orange"), ("orange", "black")):
         data = json.loads(score(f"Denver-Kansas City/{mine}", f"Denver-Kansas City/{other}").stdout)
-        assert [s["routes"] for s in data["result"]["scores"]] == [7, 7]
+        assert [s["routes"] for s in data["result"]["scores"]] == [7, 7, 0, 0]
         score(f"Denver-Kansas City/{mine}", "Denver-Kansas City")
         taken = score(f"Denver-Kansas City/{mine}", f"Denver-Kansas City/{mine}", code=2)
-        assert f"$.players[1].routes[0]: Denver-Kansas City/{mine} is owned by seat 0 already" in taken.output
+        assert f"$.players[1].routes[0]: Denver-Kansas City/{mine} is taken by seat 0 (A) (R-ROUTE-5)" in taken.output
+
+
+@pytest.mark.parametrize(
+    ("players", "problem"),
+    [
+        pytest.param([{"routes": ["Denver-Kansas City/black", "Denver-Kansas City/orange"]}, {}, {}, {}],
+                     "$.players[0].routes[1]: Denver-Kansas City/orange is closed to this player (own-parallel): "
+                     "you own the parallel route Denver-Kansas City/black (R-PAR-1)", id="R-PAR-1"),
+        pytest.param([{"routes": ["Portland-Seattle/1"]}, {"routes": ["Denver-Omaha", "Duluth-Helena", "Seattle-Portland/2"]}],
+                     "$.players[1].routes[2]: Portland-Seattle/2 is closed to this player (closed-parallel): the parallel "
+                     "route Portland-Seattle/1 is taken, and with 2 players the others close (R-PAR-2)", id="R-PAR-2"),
+        pytest.param([{"tickets": ["Denver-El Paso", "Boston-Miami", "Denver-El Paso"]}, {}],
+                     "$.players[0].tickets[2]: Denver-El Paso is held by this player already", id="a ticket twice"),
+        pytest.param([{"tickets": ["Denver-El Paso"]}, {"tickets": ["Boston-Miami", "Denver-El Paso"]}],
+                     "$.players[1].tickets[1]: Denver-El Paso is held by seat 0 (P1) already", id="a ticket of two players"),
+        pytest.param([{"routes": ["Portland-Seattle/1"]}, {"routes": ["Seattle-Portland/1"]}, {}, {}],
+                     "$.players[1].routes[0]: Portland-Seattle/1 is taken by seat 0 (P1) (R-ROUTE-5)", id="taken"),
+        pytest.param([{"routes": ["Denver-Kansas City/blue"]}, {}],
+                     "$.players[0].routes[0]: no route 'Denver-Kansas City/blue' on map 'usa': the routes between Denver "
+                     "and Kansas City are Denver-Kansas City/black, Denver-Kansas City/orange", id="misnamed double"),
+    ],
+)
+def test_score_refuses_a_position_the_rules_could_not_produce(tmp_path, players, problem):
+    path = tmp_path / "position.json"
+    players = [{"name": f"P{i + 1}", **p} for i, p in enumerate(players)]
+    path.write_text(json.dumps({"variant": "usa", "players": players}), encoding="utf-8")
+    result = run("score", path, code=2)
+    assert f"error: {path}: {problem}" in " ".join(result.stderr.split())
+
+
+def test_score_reads_the_position_from_standard_input():
+    text = POSITION.read_text(encoding="utf-8")
+    piped = CliRunner().invoke(main, ["score", "-", "--json"], input=text)
+    assert piped.exit_code == 0, piped.output
+    assert json.loads(piped.stdout) == run_json("score", POSITION)
+    bad = CliRunner().invoke(main, ["score", "-"], input='{"variant": "usa", "players": [{"routes": ["Denver-Atlantis"]}, {}]}')
+    assert bad.exit_code == 2 and "error: <stdin>: $.players[0].routes[0]: no route 'Denver-Atlantis'" in bad.stderr
+    broken = CliRunner().invoke(main, ["score", "-"], input="{")
+    assert broken.exit_code == 2 and "error: <stdin>: line 1 column 2" in broken.stderr
+    assert "Traceback" not in piped.output + bad.output + broken.output
+
+
+def test_the_installed_command_scores_a_position_piped_in():
+    exe = shutil.which("ttr")
+    cmd = [exe] if exe else [sys.executable, "-m", "ttr_cli.main"]
+    done = subprocess.run([*cmd, "score", "-", "--json"], input=POSITION.read_text(encoding="utf-8"),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["result"]["winners"]["seats"] == [0]
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,10 @@ from ttr_core.errors import CannotPay, NotLegalNow, NotYourTurn, RecordError, Ro
 from ttr_core.game import Game
 from ttr_core.invariants import invariant_problems
 from ttr_core.manager import local_plugins
-from ttr_core.plugin import CLOSED, Action, Bonus, Decision, Plugin, Winners, hookimpl, hookspec
+from ttr_core.claims import claim_options
+from ttr_core.plugin import (
+    CLOSED, Action, Bonus, ClaimOptions, Decision, Payment, Plugin, Refusal, Winners, hookimpl, hookspec,
+)
 from ttr_core.position import position_of, score_position
 from ttr_kit import testing
 
@@ -452,25 +455,75 @@ def test_hook_ttr_closed_routes(tmp_path):
     calls = []
 
     class Desert(Plugin):
-        """House rule: no claims in the desert."""
+        """House rule: no claims in the desert; the mountains close with a code of their own."""
 
         @hookimpl
         def ttr_closed_routes(self, game, seat):
             calls.append(seat)
             desert = [r for r in game.board.routes if "Phoenix" in (r.a, r.b)]
-            return {r.index: "no claims in the desert (house rule)" for r in desert}
+            closed = {r.index: "no claims in the desert (house rule)" for r in desert}
+            closed[game.board.find_route("Denver-Salt Lake City/red").index] = Refusal("snow", "snowed in (house rule)")
+            return closed
 
     with house(tmp_path, {"desert": Desert}) as game:
-        testing.set_hand(game, 0, {"white": 5})
+        testing.set_hand(game, 0, {"white": 5, "red": 3})
         claimable = {a.route for a in game.legal_actions(0) if a.kind == "claim-route"}
         assert "Denver-Santa Fe" in claimable
-        assert not {"Denver-Phoenix", "Phoenix-Santa Fe", "El Paso-Phoenix"} & claimable
+        assert not {"Denver-Phoenix", "Phoenix-Santa Fe", "El Paso-Phoenix", "Denver-Salt Lake City/red"} & claimable
         error = testing.expect_illegal(game, 0, claim_data("Denver-Phoenix", "white"), RouteTaken)
         assert error.reason == "no claims in the desert (house rule)"
-        assert game.claim_problem(0, game.board.find_route("Denver-Phoenix")).code == CLOSED
+        assert game.claim_problem(0, game.board.find_route("Denver-Phoenix")).code == CLOSED  # a reason only
+        snow = game.claim_problem(0, game.board.find_route("Denver-Salt Lake City/red"))
+        assert (snow.code, snow.reason) == ("snow", "snowed in (house rule)")
+        error = testing.expect_illegal(game, 0, claim_data("Denver-Salt Lake City/red", "red"), RouteTaken)
+        assert error.reason == "snowed in (house rule)"
         assert set(calls) == {0}
         claim(game, 0, "Denver-Santa Fe", "white")  # outside the desert, claims go on
         assert owner(game, "Denver-Santa Fe") == 0
+
+
+@attrs.frozen
+class Grab(Action):
+    kind: ClassVar[str] = "grab-route"
+    route: str = ""
+
+
+def test_hook_ttr_claim_options(tmp_path):
+    calls = []
+
+    class Grabbing(Plugin):
+        """House rule: routes are taken without cards, with their trains (it replaces ``claiming``),
+        and it says so to ``claim_options``."""
+
+        @hookimpl
+        def ttr_register_actions(self, registry):
+            registry.add(Grab, self)
+
+        def legal(self, game, seat):
+            return [Grab(r.id) for r in game.board.routes if game.claim_problem(seat, r) is None]
+
+        def check(self, game, seat, action):
+            refusal = game.claim_problem(seat, game.board.routes[game.board.route_index[action.route]])
+            if refusal is not None:
+                raise RouteTaken(seat, action, refusal.reason)
+
+        def apply(self, game, seat, action):
+            game.place_route(seat, game.board.routes[game.board.route_index[action.route]])
+
+        @hookimpl
+        def ttr_claim_options(self, game, seat, route):
+            calls.append((seat, route.id, game.cards.counts_by_name(game.state.players[seat].hand)))
+            return ClaimOptions(route.id, (Payment(Grab(route.id), {}),))
+
+    with house(tmp_path, {"grabbing": Grabbing}, remove=["claiming"]) as game:
+        options = claim_options(game, 0, "Omaha-Denver", hand={"red": 1})
+        assert options.possible and options.payments == (Payment(Grab("Denver-Omaha"), {}),)
+        assert calls == [(0, "Denver-Omaha", {"red": 1})]  # asked with the hand asked about
+        testing.act(game, 0, options.payments[0].action)
+        assert owner(game, "Denver-Omaha") == 0
+        # the core's check comes first: a taken route is refused without asking the hook
+        assert claim_options(game, 1, "Denver-Omaha").refusal.code == "taken"
+        assert len(calls) == 1
 
 
 def test_hook_ttr_route_claimed(tmp_path):

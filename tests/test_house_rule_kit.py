@@ -98,6 +98,41 @@ def test_ttr_breakdown_scores_a_position_line_by_line(ttr_position, ttr_breakdow
     assert ttr_breakdown(game, 1)["total"] == 0
 
 
+def test_ttr_position_sets_the_trains_left_and_the_trains_invariant_still_means_something(ttr_position, ttr_act):
+    """``trains={seat: n}``: n trains left in supply, after the routes given; the rest go out of the
+    game, which the invariant counts (on the board + in supply + out of the game = 45), so the
+    invariant still catches a claim that forgets its trains."""
+    game = ttr_position("usa", players=2, routes={0: ["Denver-Omaha"]}, trains={0: 5, 1: 3},
+                        hands={0: {"red": 6}, 1: {"purple": 1}}, turn=0)
+    assert [p["trains"] for p in game.view(None)["players"]] == [5, 3]
+    assert [p.trains_out for p in game.state.players] == [45 - 4 - 5, 45 - 3]
+    assert testing.invariant_problems(game) == []
+    # R-ROUTE-2: a route longer than the trains left cannot be claimed; one that leaves 2 or fewer
+    # starts the final round (R-END-1)
+    assert not [a for a in game.legal_actions(0) if a.kind == "claim-route" and a.route == "El Paso-Los Angeles"]
+    ttr_act(game, 0, ClaimRoute("El Paso-Phoenix", "red"))  # grey, length 3
+    assert game.view(None)["players"][0]["trains"] == 2 and game.view(None)["final_round"] is True
+    game.state.players[0].trains += 1  # a claim that forgot a train: still caught
+    assert testing.invariant_problems(game) == [
+        "trains: seat 0 has 7 on the board + 3 in supply + 36 out of the game != 45"]
+
+
+def test_set_trains_moves_trains_back_and_refuses_what_no_seat_can_have(ttr_game):
+    game = ttr_game("usa")
+    testing.give_route(game, 0, "Helena-Seattle")  # 6 placed: 39 in supply
+    testing.set_trains(game, 0, 2)
+    testing.set_trains(game, 0, 39)  # all back: nothing out of the game
+    assert (game.state.players[0].trains, game.state.players[0].trains_out) == (39, 0)
+    for bad in (40, -1, True, "3"):
+        with pytest.raises(ValueError, match=r"seat 0 has 6 trains on the board: it can have 0 to 39 in supply"):
+            testing.set_trains(game, 0, bad)
+    testing.arrange(game, trains={1: 0})
+    assert testing.invariant_problems(game) == []
+    twin = game.clone()  # a copy (search bots, snapshots) keeps the trains out of the game
+    assert twin.state.players[1].trains_out == 45 and testing.invariant_problems(twin) == []
+    assert "trains_out" in game.dump()["players"][1] and "trains_out" not in game.dump()["players"][0]
+
+
 def test_ttr_game_takes_a_variant_file(ttr_game, tmp_path):
     path = tmp_path / "usa-short.toml"
     path.write_text('id = "usa-short"\ntitle = "t"\nextends = "usa"\n[versions.1]\n'

@@ -8,6 +8,7 @@ from usa_kit import draw_two_blind, hand, owner_of, snapshot, started
 
 from ttr_plugins.claiming import ClaimRoute
 from ttr_core.errors import CannotPay, RouteTaken
+from ttr_core.plugin import CLOSED_PARALLEL, OWN_PARALLEL
 from ttr_kit.testing import assert_invariants, give_route, set_hand
 
 L = "locomotive"
@@ -165,6 +166,11 @@ def test_r_par_2_in_small_games_the_other_route_of_a_double_closes(players):
     assert snapshot(game) == before
     assert claims_of(game, 1, "Denver-Kansas City/orange") == []
     assert owner_of(game, "Denver-Kansas City/orange") is None
+    # the refusal's code says which rule closed it, for programs: R-PAR-2, not R-PAR-1
+    orange = game.board.find_route("Denver-Kansas City/orange")
+    assert game.claim_problem(1, orange).code == CLOSED_PARALLEL == "closed-parallel"
+    assert game.claim_problem(0, orange).code == OWN_PARALLEL  # and the owner of the black one: R-PAR-1
+    assert game.closures(1)[orange.index].reason == game.closed_routes(1)[orange.index]
 
 
 @pytest.mark.parametrize("players", [4, 5])
@@ -183,6 +189,9 @@ def test_r_par_1_2_in_larger_games_the_double_stays_open_but_not_to_the_same_pla
         game.apply(0, ClaimRoute("Denver-Kansas City/orange", "orange"))
     assert snapshot(game) == before
     assert claims_of(game, 0, "Denver-Kansas City/orange") == []
+    orange = game.board.find_route("Denver-Kansas City/orange")
+    assert game.claim_problem(0, orange).code == OWN_PARALLEL == "own-parallel"
+    assert game.claim_problem(1, orange) is None
     draw_two_blind(game, 0)
     assert claims_of(game, 1, "Denver-Kansas City/orange")
     game.apply(1, ClaimRoute("Denver-Kansas City/orange", "orange"))

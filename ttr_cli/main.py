@@ -22,7 +22,7 @@ from rich.table import Table
 import ttr_bots as bots
 from ttr_core import record, variant
 from ttr_core.errors import FileProblems, TTRError
-from ttr_core.files import read_json
+from ttr_core.files import parse_json, read_json
 from ttr_core.game import Game
 from ttr_core.position import score_position
 from ttr_core.scoring import GameResult
@@ -95,14 +95,26 @@ def replay(path, as_json):
 
 
 @main.command()
-@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
 @click.option("--variant", "variant_id", default=None, help="Score under this variant instead of the file's.")
 @click.option("--version", "rules_version", type=int, default=None, help="Score under this rules version.")
 @click.option("--json", "as_json", is_flag=True)
 @guarded
 def score(path, variant_id, rules_version, as_json):
-    """Score a finished position given by hand (routes, tickets, stations per player)."""
-    game = score_position(read_json(path), str(path), rules_version, variant_id)
+    """Score a finished position given by hand (routes, tickets, stations per player).
+
+    PATH is a JSON file, or - to read the position from standard input. A position the rules could
+    not have produced (a route taken twice, both routes of a double where the rules close one, a
+    ticket card held twice) is refused with located messages and exit code 2.
+    """
+    if str(path) == "-":
+        stdin = getattr(sys.stdin, "buffer", None)
+        if stdin is None:
+            raise TTRError("<stdin>: there is no standard input to read the position from")
+        where, data = "<stdin>", parse_json(stdin.read(), "<stdin>")
+    else:
+        where, data = str(path), read_json(path)
+    game = score_position(data, where, rules_version, variant_id)
     _finish(game, as_json)
 
 

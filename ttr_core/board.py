@@ -120,17 +120,36 @@ class Board:
     ticket_index: Mapping[str, int] = attrs.field(factory=dict, eq=False, repr=False)
 
     def find_route(self, text: str, exclude: frozenset[int] = frozenset()) -> Route:
-        """A route by id; ``A-B`` (either order) names a single route or the first free one of a double."""
+        """A route by its id, or by its two cities in either order (``Seattle-Portland/1`` is
+        ``Portland-Seattle/1``): one of a double is named by its colour or number (``/black``,
+        ``/1``), and a bare ``A-B`` takes the first route of the pair not in ``exclude`` (the
+        first of all when every one is: the caller says why it cannot have it). A route named
+        exactly is returned whether ``exclude`` holds it or not.
+
+        KeyError when no route fits, saying what the map has: the names of a double misnamed
+        (``Denver-Kansas City/blue``: its routes are ``/black`` and ``/orange``), or that two
+        cities are not joined."""
         if text in self.route_index:
             return self.routes[self.route_index[text]]
-        name, _, which = text.partition("/")
+        name, slash, which = text.partition("/")
         for a, b in _city_splits(name, self.city_index):
             group = [r for r in self.routes if {r.a, r.b} == {a, b}]
-            if which:
-                group = [r for r in group if r.id.endswith("/" + which)]
+            if not group:
+                raise KeyError(f"no route {text!r} on map {self.id!r}: no route joins {a} and {b}")
+            if slash:
+                named = [r for r in group if r.id.partition("/")[2] == which]
+                if named:
+                    return named[0]
+                if len(group) == 1:
+                    raise KeyError(
+                        f"no route {text!r} on map {self.id!r}: {a} and {b} are joined by one route, {group[0].id}"
+                    )
+                raise KeyError(
+                    f"no route {text!r} on map {self.id!r}: the routes between {a} and {b} are "
+                    + ", ".join(r.id for r in group)
+                )
             free = [r for r in group if r.index not in exclude]
-            if free:
-                return free[0]
+            return (free or group)[0]
         raise KeyError(f"no route {text!r} on map {self.id!r}")
 
     def find_ticket(self, text: str) -> Ticket:

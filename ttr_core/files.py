@@ -176,15 +176,26 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 
 def read_json(path: Path) -> Any:
+    """Parse a JSON file; a missing file, bad bytes or bad syntax become one located problem."""
     from ttr_core.errors import RecordError
 
     try:
-        return json.loads(path.read_bytes().decode("utf-8"))
+        raw = path.read_bytes()
     except OSError as exc:
         raise RecordError([f"{path}: cannot read: {exc.strerror or exc}"]) from None
+    return parse_json(raw, str(path))
+
+
+def parse_json(raw: bytes, where: str) -> Any:
+    """Parse JSON bytes read from ``where`` (a file name, ``<stdin>``); bad bytes or bad syntax
+    become one located problem."""
+    from ttr_core.errors import RecordError
+
+    try:
+        return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise RecordError([f"{path}: byte {exc.start}: not UTF-8 text"]) from None
+        raise RecordError([f"{where}: byte {exc.start}: not UTF-8 text"]) from None
     except json.JSONDecodeError as exc:
-        raise RecordError([f"{path}: line {exc.lineno} column {exc.colno}: {exc.msg}"]) from None
+        raise RecordError([f"{where}: line {exc.lineno} column {exc.colno}: {exc.msg}"]) from None
     except RecursionError:
-        raise RecordError([f"{path}: arrays or objects nested too deeply to read"]) from None
+        raise RecordError([f"{where}: arrays or objects nested too deeply to read"]) from None

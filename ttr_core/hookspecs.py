@@ -31,9 +31,11 @@ import pluggy
 if TYPE_CHECKING:
     from ttr_core.actions import Action, ActionRegistry
     from ttr_core.board import Board, Route
+    from ttr_core.claims import ClaimOptions
     from ttr_core.game import Game
     from ttr_core.scoring import Bonus, PlayerScore, TicketOutcome, Winners
     from ttr_core.state import Decision
+    from ttr_core.table import Refusal
 
 PROJECT = "ttr"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -273,17 +275,47 @@ def ttr_view(game: Game, seat: int | None) -> Mapping[str, Any] | None:
 
 
 @hookspec
-def ttr_closed_routes(game: Game, seat: int) -> Mapping[int, str] | None:
-    """Return the free routes ``seat`` may not claim now, as ``{route index: reason}`` (R-PAR-1..2).
+def ttr_closed_routes(game: Game, seat: int) -> Mapping[int, str | Refusal] | None:
+    """Return the free routes ``seat`` may not claim now, as ``{route index: why}`` (R-PAR-1..2).
 
-    Called by the core (``game.closed_routes``, ``game.claim_problem``) whenever a claim is
-    listed or checked. All answers are merged.
+    ``why`` is a reason for people (a string: its code is ``closed``), or a ``Refusal(code,
+    reason)`` whose code tells programs which rule closed it (``own-parallel`` for R-PAR-1,
+    ``closed-parallel`` for R-PAR-2, or the plugin's own). Called by the core
+    (``game.closures``, ``game.closed_routes``, ``game.claim_problem``) whenever a claim is
+    listed or checked, and when a position given by hand places its routes. All answers are
+    merged.
 
     Example::
 
         @hookimpl
         def ttr_closed_routes(self, game, seat):
-            return {r.index: "no claims in the desert (house rule)" for r in game.board.routes if r.a == "Phoenix"}
+            desert = [r for r in game.board.routes if r.a == "Phoenix"]
+            return {r.index: Refusal("desert", "no claims in the desert (house rule)") for r in desert}
+    """
+
+
+@hookspec(firstresult=True)
+@single_answer
+def ttr_claim_options(game: Game, seat: int, route: Route) -> ClaimOptions | None:
+    """Return every payment ``seat``'s hand can make for ``route``, as a ``ClaimOptions``
+    (``ttr_core.claims``): its ``payments`` (each the claim action to send and the cards it takes),
+    cheapest first, or none and a ``Refusal`` with code ``cannot-pay`` saying why.
+
+    Called by the core (``ttr_core.claims.claim_options``) when a program asks what a hand can pay,
+    after ``game.claim_problem`` found nothing against the route (not taken, not closed, trains
+    enough). The game may be a copy whose seat holds the hand asked about; whose turn it is does
+    not matter, and the answer changes nothing. The plugin owning the claim action answers (the
+    ``claiming`` plugin, with its own payment check, ferry marks included); a plugin whose rules
+    add to a claim wraps the answer (``tunnels`` fills in how many extra cards each payment still
+    covers). Stops at first non-None result.
+
+    Example::
+
+        @hookimpl(wrapper=True)
+        def ttr_claim_options(self, game, seat, route):
+            options = yield   # house rule: no all-locomotive payments
+            kept = tuple(p for p in options.payments if set(p.cards) != {"locomotive"})
+            return attrs.evolve(options, payments=kept)
     """
 
 

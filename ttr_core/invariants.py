@@ -1,7 +1,7 @@
 """The engine's invariants: what must hold after every action, whatever the rules.
 
 Cards (every card of the deck's composition is in exactly one place), trains (on the board plus in
-supply is the map's count), running route scores, one owner per route, every ticket in exactly one
+supply, plus any the test kit set out of the game, is the map's count), running route scores, one owner per route, every ticket in exactly one
 place, and the turn flow; plus each plugin's own (``ttr_invariant_problems``). The test kit and
 ``ttr variants check --play N`` check them after every action.
 """
@@ -44,8 +44,13 @@ def invariant_problems(game: Game) -> list[str]:
     routes = game.board.routes
     for seat, p in enumerate(st.players):
         placed = sum(routes[r].length for r in p.routes)
-        if placed + p.trains != game.board.trains:
-            problems.append(f"trains: seat {seat} has {placed} on the board + {p.trains} in supply != {game.board.trains}")
+        if placed + p.trains + p.trains_out != game.board.trains:
+            out = f" + {p.trains_out} out of the game" if p.trains_out else ""
+            problems.append(
+                f"trains: seat {seat} has {placed} on the board + {p.trains} in supply{out} != {game.board.trains}"
+            )
+        if p.trains_out < 0:
+            problems.append(f"trains: seat {seat} has {p.trains_out} trains out of the game")
         points = sum(game.route_points(routes[r].length) for r in p.routes)
         if points != p.route_points:
             problems.append(f"score: seat {seat}'s running route score {p.route_points} != recomputed {points}")

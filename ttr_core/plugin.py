@@ -25,12 +25,13 @@ import attrs
 from ttr_core.actions import Action, ActionHandler, ActionRegistry
 from ttr_core.board import Board, City, Route, Ticket
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE, CardKinds
+from ttr_core.claims import ClaimOptions, Payment
 from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RecordError, RouteTaken
 from ttr_core.hookspecs import hookimpl, hookspec, per_ruleset, required, single_answer
 from ttr_core.network import DisjointSets, longest_trail
 from ttr_core.scoring import Bonus, PlayerScore, TicketOutcome, Winners
 from ttr_core.state import Decision, GameState
-from ttr_core.table import CLOSED, TAKEN, TRAINS, Refusal
+from ttr_core.table import CANNOT_PAY, CLOSED, CLOSED_PARALLEL, OWN_PARALLEL, TAKEN, TRAINS, Refusal
 
 __all__ = [
     # writing a plugin
@@ -41,7 +42,9 @@ __all__ = [
     "Board", "City", "Route", "Ticket", "CardKinds", "COLORS", "GRAY", "LOCOMOTIVE", "GameState",
     # refusals
     "IllegalAction", "CannotPay", "MalformedAction", "NotLegalNow", "RouteTaken", "RecordError",
-    "Refusal", "TAKEN", "CLOSED", "TRAINS",
+    "Refusal", "TAKEN", "CLOSED", "OWN_PARALLEL", "CLOSED_PARALLEL", "TRAINS", "CANNOT_PAY",
+    # what a hand can pay for a route (ttr_claim_options)
+    "ClaimOptions", "Payment",
     # scoring
     "Bonus", "PlayerScore", "TicketOutcome", "Winners",
     # graph helpers
@@ -134,6 +137,8 @@ class GameAPI(Protocol):
     def free_route(self, route: Route) -> int: ...
 
     def closed_routes(self, seat: int) -> dict[int, str]: ...
+
+    def closures(self, seat: int) -> dict[int, Refusal]: ...
 
     def claim_problem(self, seat: int, route: Route) -> Refusal | None: ...
 

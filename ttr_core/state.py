@@ -60,6 +60,11 @@ class PlayerState:
     route_points: int = 0
     resigned: bool = False
     decision: Decision | None = None
+    #: trains set aside, out of the game: no rule moves trains there; the test kit does
+    #: (``ttr_kit.testing.set_trains``) to give a seat few trains without placing routes. The trains
+    #: invariant counts them (on the board + in supply + out of the game = the map's trains).
+    #: Dumped only when there are some, so that the digests of games that never set any are unchanged.
+    trains_out: int = 0
 
 
 @attrs.define(slots=True)
@@ -85,7 +90,8 @@ class GameState:
         often)."""
         return GameState(
             players=[
-                PlayerState(p.name, p.hand[:], p.trains, p.tickets[:], p.routes[:], p.route_points, p.resigned, p.decision)
+                PlayerState(p.name, p.hand[:], p.trains, p.tickets[:], p.routes[:], p.route_points, p.resigned, p.decision,
+                            p.trains_out)
                 for p in self.players
             ],
             deck=self.deck[:],
@@ -105,6 +111,8 @@ class GameState:
     def dump(self) -> dict[str, Any]:
         data = _dump.unstructure(self)
         for p, player in zip(data["players"], self.players):
+            if not player.trains_out:
+                del p["trains_out"]
             p["decision"] = None if player.decision is None else {
                 "type": type(player.decision).__name__, **_dump.unstructure(player.decision)
             }

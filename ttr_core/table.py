@@ -20,14 +20,21 @@ if TYPE_CHECKING:
     from ttr_core.state import GameState
     from ttr_core.manager import HookRelay
 
-#: why a route cannot be claimed, as machine-readable codes (``Refusal.code``)
-TAKEN, CLOSED, TRAINS = "taken", "closed", "not-enough-trains"
+#: why a route cannot be claimed, as machine-readable codes (``Refusal.code``). These are the codes
+#: the core and the built-in rules give; a plugin closing routes may give codes of its own.
+TAKEN = "taken"  # another seat, or this one, owns the route (R-ROUTE-5)
+CLOSED = "closed"  # closed by a rule that gave only a reason (a string answer of ttr_closed_routes)
+OWN_PARALLEL = "own-parallel"  # the seat owns a route parallel to it (R-PAR-1)
+CLOSED_PARALLEL = "closed-parallel"  # a parallel route is taken and the player count closes the others (R-PAR-2)
+TRAINS = "not-enough-trains"  # more spaces than the seat has trains (R-ROUTE-2)
+CANNOT_PAY = "cannot-pay"  # no payment the hand can make fits the route (``ttr_core.claims``)
 
 
 @attrs.frozen
 class Refusal:
-    """Why a seat cannot claim a route: ``code`` (``taken``, ``closed``, ``not-enough-trains``) for
-    programs, ``reason`` (with its rule id) for people."""
+    """Why a seat cannot claim a route: ``code`` for programs (``taken``, ``own-parallel``,
+    ``closed-parallel``, ``closed``, ``not-enough-trains``, ``cannot-pay``, or a plugin's own),
+    ``reason`` (with its rule id) for people."""
 
     code: str
     reason: str
@@ -84,21 +91,30 @@ class TableOperations:
 
     def closed_routes(self, seat: int) -> dict[int, str]:
         """The free routes ``seat`` may not claim now, with the reason (``ttr_closed_routes``, R-PAR)."""
-        closed: dict[int, str] = {}
+        return {index: refusal.reason for index, refusal in self.closures(seat).items()}
+
+    def closures(self, seat: int) -> dict[int, Refusal]:
+        """The free routes ``seat`` may not claim now, each with its ``Refusal``: the code a rule
+        gave (``own-parallel`` R-PAR-1, ``closed-parallel`` R-PAR-2), or ``closed`` for a rule that
+        answered ``ttr_closed_routes`` with a reason only."""
+        closed: dict[int, Refusal] = {}
         for answer in self.hook.ttr_closed_routes(game=self, seat=seat):
-            closed.update(answer or {})
+            for index, why in (answer or {}).items():
+                closed[index] = why if isinstance(why, Refusal) else Refusal(CLOSED, why)
         return closed
 
     def claim_problem(self, seat: int, route: Route) -> Refusal | None:
         """Why ``seat`` cannot place ``route`` now whatever it pays, or None: owned already
-        (R-ROUTE-5), closed by a rule (R-PAR), or more spaces than the seat has trains (R-ROUTE-2)."""
+        (``taken``, R-ROUTE-5), closed by a rule (its code: ``own-parallel``, ``closed-parallel``,
+        ``closed``...; R-PAR), or more spaces than the seat has trains (``not-enough-trains``,
+        R-ROUTE-2). Every code but ``not-enough-trains`` means the route is not the seat's to take."""
         st = self.state
         owner = st.owner[route.index]
         if owner >= 0:
             return Refusal(TAKEN, f"{route.id} belongs to seat {owner} already (R-ROUTE-5)")
-        reason = self.closed_routes(seat).get(route.index)
-        if reason:
-            return Refusal(CLOSED, reason)
+        closure = self.closures(seat).get(route.index)
+        if closure is not None:
+            return closure
         trains = st.players[seat].trains
         if trains < route.length:
             return Refusal(TRAINS, f"{route.id} needs {route.length} trains, seat has {trains} (R-ROUTE-2)")

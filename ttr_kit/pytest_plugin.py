@@ -13,12 +13,15 @@ Fixtures
     to play its first turn; without, the game is still choosing its starting tickets.
 
 ``ttr_position(variant="usa", players=2, seed=1, version=None, *, hands=None, routes=None,
-tickets=None, open_row=None, deck_top=None, turn=None)``
+tickets=None, open_row=None, deck_top=None, turn=None, trains=None)``
     A game past its setup, arranged: ``hands={0: {"red": 3, "locomotive": 1}}``,
-    ``routes={1: ["Helena-Seattle"]}`` (built without cards, points scored), ``tickets={0:
-    ["Denver-El Paso"]}`` (exactly these), ``open_row=["red", None, "blue", "blue", "green"]``,
-    ``deck_top=["locomotive"]`` (drawn first), ``turn=1`` (whose turn it is). Real cards and
-    tickets are moved, so the engine's invariants keep holding.
+    ``routes={1: ["Helena-Seattle"]}`` (built without cards, points scored), ``trains={0: 3}``
+    (trains left in supply, after the routes), ``tickets={0: ["Denver-El Paso"]}`` (exactly
+    these), ``open_row=["red", None, "blue", "blue", "green"]``, ``deck_top=["locomotive"]``
+    (drawn first), ``turn=1`` (whose turn it is). Real cards and tickets are moved, so the
+    engine's invariants keep holding; trains taken from a supply go out of the game
+    (``PlayerState.trains_out``), which the trains invariant counts: on the board + in supply +
+    out of the game = the map's trains.
 
 ``ttr_act(game, seat, action)``
     Apply one action, as an object (``ClaimRoute("Denver-Omaha", "red")``) or as the JSON data a
@@ -46,7 +49,7 @@ tickets=None, open_row=None, deck_top=None, turn=None)``
 
 ``ttr_kit``
     :mod:`ttr_kit.testing` itself: ``set_hand``, ``stack_deck``, ``set_open_row``, ``give_route``,
-    ``set_tickets``, ``set_turn``, ``invariant_problems``, ``view_leaks``, ``state_text``...
+    ``set_trains``, ``set_tickets``, ``set_turn``, ``invariant_problems``, ``view_leaks``, ``state_text``...
 
 ``ttr_score_position(data)``
     Score a hand-given finished position as ``ttr score`` does (``{"variant": ..., "players":
@@ -101,10 +104,11 @@ def ttr_position():
         open_row: Iterable[str | None] | None = None,
         deck_top: Iterable[str] | None = None,
         turn: int | None = None,
+        trains: Mapping[int, int] | None = None,
     ):
         game = testing.keep_all_starting_tickets(testing.new_game(variant_id, players, seed, version))
         testing.arrange(game, hands=hands, routes=routes, tickets=tickets, open_row=open_row, deck_top=deck_top,
-                        turn=turn)
+                        turn=turn, trains=trains)
         testing.assert_invariants(game)
         return game
 

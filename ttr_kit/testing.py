@@ -2,10 +2,13 @@
 
 The helpers that arrange a position (a hand, the top of the deck, the open row) move real cards
 between the deck and where they are wanted, so the card invariants keep holding in rule tests.
+Trains likewise: ``set_trains`` moves them between a seat's supply and its count of trains out of
+the game (``PlayerState.trains_out``), so on the board + in supply + out of the game is still the
+map's count, and a claim that forgets to take its trains is still caught.
 
 * games: ``new_game`` (a variant id or a ``.toml`` path), ``keep_all_starting_tickets``,
   ``arrange`` (a whole position at once), ``set_hand``, ``stack_deck``, ``set_open_row``,
-  ``give_route``, ``set_tickets``, ``set_turn``;
+  ``give_route``, ``set_trains``, ``set_tickets``, ``set_turn``;
 * acting: ``act`` (an action object or its JSON data), ``play``, ``expect_illegal`` (the typed
   error, and a game left byte-identical), ``play_to_end`` (bots, invariants after every action);
 * reading: ``state_text``, ``breakdown`` (one player's final score by line), ``score_now``;
@@ -171,6 +174,22 @@ def give_route(game: Game, seat: int, route_id: str) -> None:
     game.place_route(seat, game.board.find_route(route_id))
 
 
+def set_trains(game: Game, seat: int, n: int) -> None:
+    """Leave ``seat`` exactly ``n`` trains in supply, without placing routes: to reach the final round
+    (R-END-1) or a claim short of trains (R-ROUTE-2) in a test.
+
+    The trains taken from the supply go out of the game (``PlayerState.trains_out``, which no rule
+    touches) and those given back come from there, so the trains invariant keeps holding and keeps
+    its meaning: on the board + in supply + out of the game = the map's trains. ``n`` is at most
+    what the seat has not placed on the board; routes given later are placed from the ``n``."""
+    player = game.state.players[seat]
+    placed = sum(game.board.routes[r].length for r in player.routes)
+    most = game.board.trains - placed
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= most:
+        raise ValueError(f"seat {seat} has {placed} trains on the board: it can have 0 to {most} in supply, not {n!r}")
+    player.trains, player.trains_out = n, most - n
+
+
 def set_tickets(game: Game, seat: int, ticket_ids: Iterable[str]) -> None:
     """Make ``seat``'s tickets exactly these; its old ones go back under the ticket deck."""
     st = game.state
@@ -201,17 +220,21 @@ def arrange(
     open_row: Iterable[str | None] | None = None,
     deck_top: Iterable[str] | None = None,
     turn: int | None = None,
+    trains: Mapping[int, int] | None = None,
 ) -> Game:
-    """Arrange a position in one call, moving real cards and tickets so the invariants keep holding:
-    ``hands={0: {"red": 3}}``, ``routes={1: ["Denver-Omaha"]}`` (built without cards),
-    ``tickets={0: ["Denver-El Paso"]}``, ``open_row=["red", None, ...]``, ``deck_top=["blue"]``
-    (drawn first), ``turn=1`` (whose turn it is). Routes are placed first, hands last, so a hand
-    may take any card the deck and discard still hold."""
+    """Arrange a position in one call, moving real cards, trains and tickets so the invariants keep
+    holding: ``hands={0: {"red": 3}}``, ``routes={1: ["Denver-Omaha"]}`` (built without cards),
+    ``trains={0: 3}`` (trains left in supply, see ``set_trains``), ``tickets={0: ["Denver-El
+    Paso"]}``, ``open_row=["red", None, ...]``, ``deck_top=["blue"]`` (drawn first), ``turn=1``
+    (whose turn it is). Routes are placed first, then trains set, hands last, so a hand may take
+    any card the deck and discard still hold."""
     if turn is not None:
         set_turn(game, turn)
     for seat, ids in (routes or {}).items():
         for route_id in ids:
             give_route(game, seat, route_id)
+    for seat, n in (trains or {}).items():
+        set_trains(game, seat, n)
     for seat, ids in (tickets or {}).items():
         set_tickets(game, seat, ids)
     if open_row is not None:
