@@ -28,7 +28,7 @@ from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE, CardKinds
 from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RecordError, RouteTaken
 from ttr_core.hookspecs import hookimpl, hookspec, per_ruleset, required, single_answer
 from ttr_core.network import DisjointSets, longest_trail
-from ttr_core.scoring import Bonus, PlayerScore, TicketOutcome, Winners
+from ttr_core.scoring import Borrow, Bonus, PlayerScore, TicketOutcome, Winners
 from ttr_core.state import Decision, GameState
 from ttr_core.table import CLOSED, TAKEN, TRAINS, Refusal
 
@@ -43,7 +43,7 @@ __all__ = [
     "IllegalAction", "CannotPay", "MalformedAction", "NotLegalNow", "RouteTaken", "RecordError",
     "Refusal", "TAKEN", "CLOSED", "TRAINS",
     # scoring
-    "Bonus", "PlayerScore", "TicketOutcome", "Winners",
+    "Bonus", "Borrow", "PlayerScore", "TicketOutcome", "Winners",
     # graph helpers
     "DisjointSets", "longest_trail",
 ]
