@@ -13,7 +13,8 @@ the choice is made when the game is scored. This plugin answers ``ttr_borrowable
 as an alternative, and the core chooses the one the owner would (the best final total, then the
 most completed tickets, then the fewest borrows; ``ttr_core.scoring.resolve_choices``). The
 groups are pruned and deduplicated here (``borrow_groups``) so that the combinations are few
-without ever dropping one that could complete more. It also answers the winner plugin's
+without ever dropping one that could complete more. Afterwards ``ttr_player_facts`` reports each
+station's city and the route it borrowed, or None. It also answers the winner plugin's
 ``ttr_tie_breaker`` for ``fewest-stations`` (europe's last tie-breaker).
 """
 
@@ -198,6 +199,12 @@ class Stations(Plugin):
     def ttr_borrowable_routes(self, game, seat):
         return borrow_groups(game, seat, self.cities_of(game, seat))
 
+    @hookimpl
+    def ttr_player_facts(self, game, seat, outcome):
+        # R-STA-3: which route each station borrowed in the end, or None; in build order
+        borrowed = {b.label: b.route for b in outcome.borrows}
+        return {NAME: [{"city": c, "borrowed": borrowed.get(label(c))} for c in self.cities_of(game, seat)]}
+
     @hookimpl(optionalhook=True)
     def ttr_tie_breaker(self, game, name, score):
         # declared by the winner plugin; optional, as a variant may decide winners another way
@@ -251,7 +258,7 @@ class Stations(Plugin):
     @hookimpl
     def ttr_view(self, game, seat):
         # Stations are public (they stand on the board); which route each will borrow is decided
-        # only at the end (R-STA-4) and appears in the result (its borrows and notes).
+        # only at the end (R-STA-4) and appears in the result (its borrows, facts and notes).
         return {
             NAME: [
                 {"cities": list(self.cities_of(game, s)), "left": self.left(game, s)}

@@ -575,6 +575,26 @@ def test_a_ticket_outcome_wrapper_adjusts_every_alternative(tmp_path, each, borr
     assert (me.ticket_points, me.bonus("most-tickets")) == (points, bonus)
 
 
+def test_hook_ttr_player_facts(tmp_path):
+    seen = []
+
+    class TrainsLeft(Plugin):
+        """House rule (a report, no points): how many trains each player has left at the end."""
+
+        @hookimpl
+        def ttr_player_facts(self, game, seat, outcome):
+            seen.append((seat, outcome.seat))
+            return {"trains-left": game.state.players[seat].trains}
+
+    with house(tmp_path, {"trains-left": TrainsLeft}) as game:
+        testing.arrange(game, routes={0: ["Denver-Omaha"], 1: []})
+        testing.score_now(game)
+        p1, p2 = game.result.scores
+        assert p1.facts == {"trains-left": 41, "longest-path": 4} and p2.facts == {"trains-left": 45, "longest-path": 0}
+        assert (p1.total, p2.total) == (7 + 10 + testing.breakdown(game, 0)["tickets"], testing.breakdown(game, 1)["tickets"])
+        assert seen == [(0, 0), (1, 1)]  # once per player, with that player's ticket outcome
+
+
 def test_hook_ttr_end_bonuses(tmp_path):
     seen = []
 

@@ -394,6 +394,8 @@ def test_r_sta_3_a_station_whose_borrow_adds_nothing_borrows_nothing():
     assert me.ticket_points == 7
     assert me.notes == ("station in Paris borrowed Frankfurt-Paris/orange",)
     assert me.borrows == (Borrow("station in Paris", "Frankfurt-Paris/orange"), Borrow("station in Frankfurt", None))
+    assert me.facts["stations"] == [{"city": "Paris", "borrowed": "Frankfurt-Paris/orange"},
+                                    {"city": "Frankfurt", "borrowed": None}]
 
 
 def test_r_sta_4_the_fewest_borrows_for_the_same_tickets():
@@ -407,6 +409,20 @@ def test_r_sta_4_the_fewest_borrows_for_the_same_tickets():
     assert me.tickets_completed == ("Brest-Marseille",)
     assert me.notes == ("station in Paris borrowed Marseille-Paris",)
     assert [b.route for b in me.borrows] == ["Marseille-Paris", None]
+
+
+def test_result_fields_the_borrowed_route_of_each_station_and_the_longest_trail():
+    game = score_position(position(
+        {"routes": ["Brest-Paris", "Dieppe-Brest"], "tickets": ["Brest-Marseille"], "stations": ["Paris", "Wien"]},
+        {"routes": ["Marseille-Paris", "Dieppe-Paris"]},
+        {"routes": []},
+    ))
+    p1, p2, p3 = game.result.scores
+    assert p1.facts == {"longest-path": 5, "stations": [{"city": "Paris", "borrowed": "Marseille-Paris"},
+                                                         {"city": "Wien", "borrowed": None}]}
+    assert p1.borrows == (Borrow("station in Paris", "Marseille-Paris"), Borrow("station in Wien", None))
+    assert p2.facts == {"longest-path": 5, "stations": []} and p2.borrows == ()
+    assert p3.facts["longest-path"] == 0
 
 
 def _brute_force_ticket_points(game: Game, seat: int, cities: list[str]) -> int:
@@ -597,6 +613,25 @@ def test_ttr_score_prints_the_borrowed_route(tmp_path):
     assert "Ann: station in Paris borrowed Dieppe-Paris" in result.output
     assert "unused-stations" in result.output
 
+
+def test_ttr_score_json_has_the_borrowed_routes_and_the_longest_trail(tmp_path):
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(position(
+        {"name": "Ann", "routes": ["Edinburgh-London/black", "Dieppe-London/1"], "tickets": ["Edinburgh-Paris"],
+         "stations": ["Paris", "Roma"]},
+        {"name": "Bob", "routes": ["Bruxelles-Paris/yellow", "Dieppe-Paris"]},
+    )))
+    text = CliRunner().invoke(main, ["score", str(path)])
+    assert "Ann: station in Paris borrowed Dieppe-Paris" in text.output
+    assert "Ann: station in Roma borrowed nothing" in text.output
+    result = CliRunner().invoke(main, ["score", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    ann, bob = json.loads(result.stdout)["result"]["scores"]
+    assert ann["borrows"] == [{"label": "station in Paris", "route": "Dieppe-Paris"},
+                              {"label": "station in Roma", "route": None}]
+    assert ann["facts"] == {"longest-path": 6, "stations": [{"city": "Paris", "borrowed": "Dieppe-Paris"},
+                                                             {"city": "Roma", "borrowed": None}]}
+    assert bob["facts"]["longest-path"] == 3 and bob["borrows"] == []
 
 
 def test_stations_are_public_in_every_view():

@@ -645,6 +645,7 @@ def test_r_sta_4_the_owner_borrows_for_the_most_tickets_bonus_not_the_most_ticke
     assert (p1.ticket_points, p1.bonus("most-tickets"), p2.bonus("most-tickets")) == (-1, 15, 15)
     assert p1.notes == ("station in Moscow borrowed Moscow-Gorky/green",)
     assert [b.route for b in p1.borrows] == ["Moscow-Gorky/green"]
+    assert p1.facts["stations"] == [{"city": "Moscow", "borrowed": "Moscow-Gorky/green"}]
 
 
 def test_r_sta_4_the_owner_keeps_the_ticket_points_when_the_bonus_is_out_of_reach():

@@ -374,6 +374,23 @@ def ttr_end_bonuses(game: Game, outcomes: Sequence[TicketOutcome]) -> Sequence[B
     """
 
 
+@hookspec
+def ttr_player_facts(game: Game, seat: int, outcome: TicketOutcome) -> Mapping[str, Any] | None:
+    """Return facts about ``seat``'s final position that this plugin knows, as JSON data keyed by
+    names of its own: ``{"longest-path": 12}``, ``{"stations": [{"city": "Paris", "borrowed": None}]}``.
+
+    Called by the core once per player when the game is scored, after the owners' choices are made
+    (``outcome`` is the ticket outcome chosen, with its ``borrows``). The answers are merged into
+    ``PlayerScore.facts``, which hosts and ``ttr score --json`` show; they never change a score.
+
+    Example::
+
+        @hookimpl
+        def ttr_player_facts(self, game, seat):
+            return {"trains-left": game.state.players[seat].trains}
+    """
+
+
 @hookspec(firstresult=True)
 @single_answer
 @required

@@ -8,8 +8,8 @@ chooses for each owner what the owner would (:func:`resolve_choices`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -85,6 +85,9 @@ class PlayerScore:
     notes: tuple[str, ...] = ()
     #: per borrow group (a station): the route borrowed, or None (R-STA-3), from the ticket outcome
     borrows: tuple[Borrow, ...] = ()
+    #: facts about the player's final position that plugins answer (``ttr_player_facts``), as JSON
+    #: data: ``{"longest-path": 12, "stations": [{"city": "Paris", "borrowed": "Marseille-Paris"}]}``
+    facts: Mapping[str, Any] = attrs.field(factory=dict, eq=True, hash=False)
 
     def bonus(self, name: str) -> int:
         return sum(b.points for b in self.bonuses if b.name == name)
@@ -112,6 +115,9 @@ def score_game(game: Game) -> GameResult:
     for seat, (player, outcome) in enumerate(zip(game.state.players, outcomes)):
         mine = tuple(sorted((b for b in bonuses if b.seat == seat), key=lambda b: b.name))
         routes = sum(game.route_points(board.routes[r].length) for r in player.routes)
+        facts: dict[str, Any] = {}
+        for answer in hook.ttr_player_facts(game=game, seat=seat, outcome=outcome):
+            facts.update(answer or {})
         scores.append(
             PlayerScore(
                 seat=seat,
@@ -125,6 +131,7 @@ def score_game(game: Game) -> GameResult:
                 resigned=player.resigned,
                 notes=outcome.notes,
                 borrows=outcome.borrows,
+                facts=facts,
             )
         )
     winners = hook.ttr_choose_winners(game=game, scores=scores)
