@@ -11,6 +11,7 @@ import itertools
 import json
 import random
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -27,7 +28,7 @@ from ttr_core.position import position_of, score_position
 from ttr_plugins import stations
 from ttr_plugins.longest_path import path_length
 from ttr_plugins.stations import BuildStation
-from ttr_core.plugin import Borrow, TicketOutcome, Winners
+from ttr_core.plugin import Bonus, Borrow, TicketOutcome, Winners
 
 
 def europe_game(players: int = 2, seed: int = 1) -> Game:
@@ -423,6 +424,37 @@ def test_result_fields_the_borrowed_route_of_each_station_and_the_longest_trail(
     assert p1.borrows == (Borrow("station in Paris", "Marseille-Paris"), Borrow("station in Wien", None))
     assert p2.facts == {"longest-path": 5, "stations": []} and p2.borrows == ()
     assert p3.facts["longest-path"] == 0
+
+
+def test_r_sta_4_choices_that_never_settle_stop_after_a_bounded_number_of_rounds():
+    """[engine decision] resolve_choices: no shipped rule makes owners' choices cycle, but a bonus
+    could (matching pennies: seat 0 gains by matching seat 1's count of tickets, seat 1 by
+    differing). The rounds stop at MAX_CHOICE_ROUNDS with the last round's choices, the same on
+    every run."""
+    from ttr_core import scoring
+
+    class Pennies:
+        calls = 0
+
+        def ttr_end_bonuses(self, game, outcomes):
+            Pennies.calls += 1
+            same = len(outcomes[0].completed) == len(outcomes[1].completed)
+            return [[Bonus(0 if same else 1, "pennies", 10)]]
+
+    class FakeGame:
+        hook = Pennies()
+
+    def owner(seat: int) -> TicketOutcome:
+        one = TicketOutcome(seat, (1,), (2, 3), 0, borrows=(Borrow("a", "x"),))
+        two = TicketOutcome(seat, (2, 3), (1,), 0, borrows=(Borrow("a", "y"),))
+        return attrs.evolve(one, alternatives=(one, two))
+
+    chosen, bonuses = scoring.resolve_choices(FakeGame(), [owner(0), owner(1)])
+    # from (1, 1): odd rounds end at (1, 2), even rounds at (2, 1); the 8th round is even
+    assert scoring.MAX_CHOICE_ROUNDS == 8
+    assert [len(o.completed) for o in chosen] == [2, 1] and bonuses == [Bonus(1, "pennies", 10)]
+    assert Pennies.calls == 4  # each of the 4 combinations is asked once
+    assert scoring.resolve_choices(FakeGame(), [owner(0), owner(1)]) == (chosen, bonuses)
 
 
 def _brute_force_ticket_points(game: Game, seat: int, cities: list[str]) -> int:
