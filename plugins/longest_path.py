@@ -33,6 +33,11 @@ class LongestPath(Plugin):
             return []
         return [Bonus(s, NAME, self.config.points, f"{n} spaces") for s, n in enumerate(lengths) if n == top]
 
+    @hookimpl
+    def ttr_player_facts(self, game, seat):
+        # R-BON-1: the longest trail in spaces, whether or not it earned the bonus (for hosts)
+        return {NAME: path_length(game, seat)}
+
     @hookimpl(optionalhook=True)
     def ttr_tie_breaker(self, game, name, score):
         # declared by the winner plugin; optional, as a variant may decide winners another way

@@ -8,7 +8,8 @@ A variant lists the bonuses, each ``{name, measure, points}``: the players at th
 Measures:
 
 * ``completed-tickets``: tickets completed at the end, from the ticket outcomes the core passes
-  to ``ttr_end_bonuses`` (so a station's borrowed route counts as it does for ticket points);
+  to ``ttr_end_bonuses`` (so a station's borrowed route counts as it does for ticket points, and
+  the owner's choice of that route weighs this bonus, R-STA-4);
 * ``ferries``: routes owned with at least one locomotive mark (R-FER-1);
 * ``tunnels``: tunnel routes owned (R-TUN), however they were claimed (a controller included).
 """

@@ -7,11 +7,15 @@ the board on purpose: the invariant "on the board + in supply = ``count``" compa
 handler that moves one and forgets the other is caught.
 
 Which route each station borrows is not stored: the owner chooses only at the end (R-STA-4), so
-the choice is computed when tickets are scored. This plugin answers ``ttr_borrowable_routes``
-(declared by the ``tickets`` plugin, hence ``requires``) with one group per station; the tickets
-plugin tries every combination of one route per group. It also answers the winner plugin's
-``ttr_tie_breaker`` for ``fewest-stations`` (europe's last tie-breaker). The groups are pruned and deduplicated here (``borrow_groups``) so that the
-combinations are few without ever dropping one that could score more.
+the choice is made when the game is scored. This plugin answers ``ttr_borrowable_routes``
+(declared by the ``tickets`` plugin, hence ``requires``) with one group per station, labelled
+``station in <city>``; the tickets plugin answers every set of tickets the stations can complete
+as an alternative, and the core chooses the one the owner would (the best final total, then the
+most completed tickets, then the fewest borrows; ``ttr_core.scoring.resolve_choices``). The
+groups are pruned and deduplicated here (``borrow_groups``) so that the combinations are few
+without ever dropping one that could complete more. Afterwards ``ttr_player_facts`` reports each
+station's city and the route it borrowed, or None. It also answers the winner plugin's
+``ttr_tie_breaker`` for ``fewest-stations`` (europe's last tie-breaker).
 """
 
 from __future__ import annotations
@@ -195,6 +199,12 @@ class Stations(Plugin):
     def ttr_borrowable_routes(self, game, seat):
         return borrow_groups(game, seat, self.cities_of(game, seat))
 
+    @hookimpl
+    def ttr_player_facts(self, game, seat, outcome):
+        # R-STA-3: which route each station borrowed in the end, or None; in build order
+        borrowed = {b.label: b.route for b in outcome.borrows}
+        return {NAME: [{"city": c, "borrowed": borrowed.get(label(c))} for c in self.cities_of(game, seat)]}
+
     @hookimpl(optionalhook=True)
     def ttr_tie_breaker(self, game, name, score):
         # declared by the winner plugin; optional, as a variant may decide winners another way
@@ -248,7 +258,7 @@ class Stations(Plugin):
     @hookimpl
     def ttr_view(self, game, seat):
         # Stations are public (they stand on the board); which route each will borrow is decided
-        # only at the end (R-STA-4) and appears in the result's notes.
+        # only at the end (R-STA-4) and appears in the result (its borrows, facts and notes).
         return {
             NAME: [
                 {"cities": list(self.cities_of(game, s)), "left": self.left(game, s)}
@@ -283,6 +293,11 @@ class Stations(Plugin):
 # --- choosing what a station may borrow ------------------------------------------------------
 
 
+def label(city: str) -> str:
+    """How a station is named in the result's borrows and notes."""
+    return f"station in {city}"
+
+
 def raw_candidates(game, seat: int, cities: list[str]) -> list[tuple[str, list[int]]]:
     """Every route each station could borrow (R-STA-3): another player's route touching its city."""
     board, owner = game.board, game.state.owner
@@ -290,7 +305,7 @@ def raw_candidates(game, seat: int, cities: list[str]) -> list[tuple[str, list[i
     for city in cities:
         ci = board.city_index[city]
         routes = [r.index for r in board.routes if ci in (r.ai, r.bi) and owner[r.index] not in (-1, seat)]
-        out.append((f"station in {city}", routes))
+        out.append((label(city), routes))
     return out
 
 
@@ -309,11 +324,15 @@ def borrow_groups(game, seat: int, cities: list[str]) -> list[tuple[str, list[in
        (a station borrows one route). Keep only the edges that lie on such a path, for some
        ticket the own routes leave open; the others are needed by no choice.
 
-    Completion only grows as components join, so a choice that uses a dropped route scores no
-    more than the same choice without it, and no more than with any kept route instead: the
-    product search over what is kept finds the same best score. Step 2 is what keeps the search
-    small: a station far from the owner's network whose one route leads nowhere, or a ticket whose
-    connection would need two routes of one station, contributes no combinations.
+    A choice that uses a dropped route completes exactly the tickets of the same choice with that
+    station borrowing instead the kept route to the same far component (step 1), or nothing (a
+    route within the station's own component, step 1; a route on no path that a completed ticket
+    uses, step 2). So the search over what is kept,
+    each station borrowing one kept route or nothing, reaches every set of tickets the raw
+    candidates reach, each with no more borrowed routes (R-STA-4 chooses among those sets). Step 2
+    is what keeps the search small: a station far from the owner's network whose one route leads
+    nowhere, or a ticket whose connection would need two routes of one station, contributes no
+    combinations.
     """
     board, st = game.board, game.state
     player = st.players[seat]
@@ -366,6 +385,6 @@ def borrow_groups(game, seat: int, cities: list[str]) -> list[tuple[str, list[in
         walk(a, b, 0, {a})
 
     return [
-        (label, sorted(r for far, r in by_far.items() if (s, far) in useful))
-        for s, ((label, _), by_far) in enumerate(zip(raw, edges))
+        (name, sorted(r for far, r in by_far.items() if (s, far) in useful))
+        for s, ((name, _), by_far) in enumerate(zip(raw, edges))
     ]

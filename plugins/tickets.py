@@ -16,8 +16,8 @@ from typing import ClassVar, Literal, Protocol
 import attrs
 
 from ttr_core.plugin import (
-    Action, Decision, DisjointSets, GameAPI, MalformedAction, NotLegalNow, Plugin, TicketOutcome, hookimpl, hookspec,
-    per_ruleset, required, single_answer,
+    Action, Borrow, Decision, DisjointSets, GameAPI, MalformedAction, NotLegalNow, Plugin, TicketOutcome, hookimpl,
+    hookspec, per_ruleset, required, single_answer,
 )
 
 #: in a ``TicketDeal``: tickets of any kind
@@ -76,9 +76,14 @@ class TicketHooks:
     def ttr_borrowable_routes(self, game: GameAPI, seat: int) -> Sequence[tuple[str, Sequence[int]]] | None:
         """Return groups of routes ``seat`` may borrow for tickets: ``[(label, [route index, ...]), ...]``.
 
-        Called by the ``tickets`` plugin when ``seat``'s tickets are scored. From each group
-        exactly one route is borrowed, the same one for every ticket (R-STA-3..4); the tickets
-        plugin picks the choice that scores best. All answers are collected.
+        Called by the ``tickets`` plugin when ``seat``'s tickets are scored. From each group at
+        most one route is borrowed, the same one for every ticket (R-STA-3..4). The owner chooses
+        only at the end: the tickets plugin answers each set of tickets the groups can complete as
+        an alternative of its ticket outcome (leaving out a set that another contains for no fewer
+        points), each with the fewest borrowed routes that complete it (a group whose route would
+        complete nothing more borrows nothing, and is reported so: ``Borrow(label, None)``), and the
+        core picks the one the owner would (``ttr_ticket_outcomes``). ``label`` names the group in
+        the outcome's ``borrows`` and notes. All answers are collected.
 
         Example::
 
@@ -244,25 +249,71 @@ def _keep_problem(kept_kinds: list[str], offered_kinds: list[str], deal: TicketD
 
 
 def ticket_outcome(game, seat: int) -> TicketOutcome:
-    """Completed and failed tickets of ``seat``, choosing for each borrow group (a station) the one
-    route that scores best (R-STA-3..4)."""
+    """Completed and failed tickets of ``seat``. With borrow groups (stations, R-STA-3..4), each
+    distinct set of tickets the owner can complete is an alternative: each group borrows one of its
+    routes or nothing, and each set keeps the choice with the fewest borrowed routes (on a tie, the
+    earlier groups borrow: the first found, trying each group's routes in order before nothing).
+    A set contained in another that scores at least as many ticket points is left out: completing
+    a ticket more never costs the owner (ticket points rise, and bonuses reward the most tickets,
+    never the fewest), so only real choices remain, most often none. The alternatives are ordered
+    by this plugin's own preference, the most ticket points, then the most completed tickets, then
+    the fewest borrows; the answer is the first, and the core chooses among them by the owner's
+    final total (R-STA-4, ``ttr_core.scoring.resolve_choices``)."""
     board = game.board
     player = game.state.players[seat]
-    groups = [g for label, candidates in _borrow_groups(game, seat) for g in [(label, tuple(candidates))] if g[1]]
-    best = None
-    for choice in itertools.product(*(cands for _, cands in groups)) if groups else [()]:
-        sets = DisjointSets(len(board.cities))
-        for r in itertools.chain(player.routes, choice):
-            route = board.routes[r]
-            sets.union(route.ai, route.bi)
-        done = tuple(t for t in player.tickets if sets.connected(board.tickets[t].ai, board.tickets[t].bi))
-        points = sum(board.tickets[t].points if t in done else -board.tickets[t].points for t in player.tickets)
-        if best is None or points > best[0]:
-            best = (points, done, choice)
-    points, done, choice = best
-    failed = tuple(t for t in player.tickets if t not in done)
-    notes = tuple(f"{label} borrowed {board.routes[r].id}" for (label, _), r in zip(groups, choice))
-    return TicketOutcome(seat, done, failed, points, notes)
+    groups = [(label, tuple(candidates)) for label, candidates in _borrow_groups(game, seat)]
+    own = DisjointSets(len(board.cities))
+    for r in player.routes:
+        own.union(board.routes[r].ai, board.routes[r].bi)
+    ends = [(t, own.find(board.tickets[t].ai), own.find(board.tickets[t].bi)) for t in player.tickets]
+    links = {r: (own.find(board.routes[r].ai), own.find(board.routes[r].bi)) for _, rs in groups for r in rs}
+    fewest: dict[tuple[int, ...], tuple[int, tuple]] = {}  # completed tickets -> (borrows, choice)
+    joined: dict[int, int] = {}  # own components joined by the borrowed routes of one choice
+
+    def find(c: int) -> int:
+        while c in joined:
+            c = joined[c]
+        return c
+
+    for choice in itertools.product(*((*candidates, None) for _, candidates in groups)):
+        joined.clear()
+        for r in choice:
+            if r is not None:
+                a, b = find(links[r][0]), find(links[r][1])
+                if a != b:
+                    joined[a] = b
+        done = tuple(t for t, a, b in ends if find(a) == find(b))
+        n = sum(r is not None for r in choice)
+        if done not in fewest or n < fewest[done][0]:
+            fewest[done] = (n, choice)
+    # A set that another set contains, for no more points, is never the owner's choice: no rule
+    # rewards completing fewer tickets (the most-tickets bonuses only reward more).
+    sets = {done: frozenset(done) for done in fewest}
+    points = {done: _points(game, seat, done) for done in fewest}
+    kept = [done for done in fewest
+            if not any(sets[done] < sets[other] and points[other] >= points[done] for other in fewest)]
+    alternatives = sorted(
+        (_outcome(game, seat, done, groups, fewest[done][1]) for done in kept),
+        key=lambda o: (-o.points, -len(o.completed), o.borrowed),
+    )
+    if len(alternatives) == 1:
+        return alternatives[0]
+    return attrs.evolve(alternatives[0], alternatives=tuple(alternatives))
+
+
+def _points(game, seat: int, done: tuple[int, ...]) -> int:
+    """R-SCORE-2: + the completed tickets' points, - the others'."""
+    tickets = game.board.tickets
+    return sum(tickets[t].points if t in done else -tickets[t].points for t in game.state.players[seat].tickets)
+
+
+def _outcome(game, seat: int, done: tuple[int, ...], groups, choice) -> TicketOutcome:
+    board = game.board
+    failed = tuple(t for t in game.state.players[seat].tickets if t not in done)
+    points = _points(game, seat, done)
+    borrows = tuple(Borrow(label, None if r is None else board.routes[r].id) for (label, _), r in zip(groups, choice))
+    notes = tuple(f"{b.label} borrowed {b.route}" for b in borrows if b.route is not None)
+    return TicketOutcome(seat, done, failed, points, notes, borrows)
 
 
 def _borrow_groups(game, seat):

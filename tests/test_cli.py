@@ -56,6 +56,24 @@ def test_play_and_replay_json_agree(tmp_path):
     assert winners and all(totals[w] == max(totals) for w in winners)
 
 
+def test_the_final_table_json_has_each_trail_and_each_station(tmp_path):
+    """The result as data for hosts: per player the longest trail, per station its borrowed route
+    (or null), in ``play`` and ``replay`` alike (R-BON-1, R-STA-3)."""
+    out = tmp_path / "e.json"
+    played = run_json("play", "--variant", "europe", "--bots", "ticket", "--seed", "4", "--players", "3", "--out", out)
+    assert run_json("replay", out)["result"] == played["result"]
+    stations = 0
+    for score in played["result"]["scores"]:
+        assert isinstance(score["facts"]["longest-path"], int)
+        bonus = [b for b in score["bonuses"] if b["name"] == "longest-path"]
+        assert not bonus or bonus[0]["detail"] == f"{score['facts']['longest-path']} spaces"
+        cities = [s["city"] for s in score["facts"]["stations"]]
+        assert [b["label"] for b in score["borrows"]] == [f"station in {c}" for c in cities]
+        assert [s["borrowed"] for s in score["facts"]["stations"]] == [b["route"] for b in score["borrows"]]
+        stations += len(cities)
+    assert stations  # the ticket bots build stations
+
+
 def test_same_seed_same_record_bytes(tmp_path):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     run("play", "--seed", "9", "--players", "4", "--quiet", "--out", a)

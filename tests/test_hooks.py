@@ -594,6 +594,60 @@ def test_hook_ttr_ticket_outcomes(tmp_path):
         assert seats == [0, 1]
 
 
+def _no_penalty(each: bool) -> type:
+    class NoPenalty(Plugin):
+        """House rule: an unfinished ticket costs nothing."""
+
+        @hookimpl(wrapper=True)
+        def ttr_ticket_outcomes(self, game, seat):
+            outcome = yield
+            earned = lambda o: attrs.evolve(o, points=sum(game.board.tickets[t].points for t in o.completed))  # noqa: E731
+            return outcome.each(earned) if each else earned(outcome)
+
+    return NoPenalty
+
+
+@pytest.mark.parametrize("each, borrowed, points, bonus", [
+    (True, "Moscow-Gorky/green", 4 + 4, 15),  # the choice is made among adjusted alternatives
+    (False, "Moscow-Voronezh", 9, 0),  # the answer as adjusted: no choice, never a mix
+])
+def test_a_ticket_outcome_wrapper_adjusts_every_alternative(tmp_path, each, borrowed, points, bonus):
+    """No ticket penalty under ``ussr``, on the R-STA-4 example: P1's station in Moscow borrows
+    Moscow-Voronezh (9, 1 ticket) or Moscow-Gorky (4 + 4, 2 tickets, which ties P2 for the +15). A
+    wrapper that adjusts with ``outcome.each`` leaves the owner that choice (8 + 15 beats 9); one that
+    adjusts only the answer is scored as it answered: the tickets plugin's preference, adjusted."""
+    tickets = [{"from": "Moscow", "to": c, "points": p} for c, p in (("Voronezh", 9), ("Gorky", 4), ("Kazan", 4))]
+    with local_plugins({"no-penalty": _no_penalty(each)}):
+        path = write_variant(tmp_path, base="ussr", add=["no-penalty"])
+        game = score_position({"variant": str(path), "players": [
+            {"name": "P1", "routes": ["Gorky-Kazan"], "stations": ["Moscow"], "tickets": tickets},
+            {"name": "P2", "routes": ["Moscow-Gorky/green", "Moscow-Voronezh"], "tickets": tickets[:2]},
+        ]})
+    me = game.result.scores[0]
+    assert me.notes == (f"station in Moscow borrowed {borrowed}",)
+    assert (me.ticket_points, me.bonus("most-tickets")) == (points, bonus)
+
+
+def test_hook_ttr_player_facts(tmp_path):
+    seen = []
+
+    class TrainsLeft(Plugin):
+        """House rule (a report, no points): how many trains each player has left at the end."""
+
+        @hookimpl
+        def ttr_player_facts(self, game, seat, outcome):
+            seen.append((seat, outcome.seat))
+            return {"trains-left": game.state.players[seat].trains}
+
+    with house(tmp_path, {"trains-left": TrainsLeft}) as game:
+        testing.arrange(game, routes={0: ["Denver-Omaha"], 1: []})
+        testing.score_now(game)
+        p1, p2 = game.result.scores
+        assert p1.facts == {"trains-left": 41, "longest-path": 4} and p2.facts == {"trains-left": 45, "longest-path": 0}
+        assert (p1.total, p2.total) == (7 + 10 + testing.breakdown(game, 0)["tickets"], testing.breakdown(game, 1)["tickets"])
+        assert seen == [(0, 0), (1, 1)]  # once per player, with that player's ticket outcome
+
+
 def test_hook_ttr_end_bonuses(tmp_path):
     seen = []
 

@@ -11,6 +11,7 @@ import itertools
 import json
 import random
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -27,6 +28,7 @@ from ttr_core.position import position_of, score_position
 from ttr_plugins import stations
 from ttr_plugins.longest_path import path_length
 from ttr_plugins.stations import BuildStation
+from ttr_core.plugin import Bonus, Borrow, TicketOutcome, Winners
 
 
 def europe_game(players: int = 2, seed: int = 1) -> Game:
@@ -270,6 +272,7 @@ def test_r_sta_3_station_in_a_city_with_no_opponent_route():
     me = outcome(game, 0)
     assert me.tickets_failed == ("Edinburgh-Paris",)
     assert me.notes == ()  # nothing to borrow, nothing claimed to be borrowed
+    assert me.borrows == (Borrow("station in Edinburgh", None),)
     assert stations.borrow_groups(game, 0, ["Edinburgh"]) == [("station in Edinburgh", [])]
 
 
@@ -360,6 +363,100 @@ def test_r_sta_4_higher_value_route_loses_to_one_completing_two_tickets():
     assert [t.split("#")[0] for t in me.tickets_failed] == ["Brest-Marseille"]
 
 
+def test_r_sta_4_on_equal_points_the_owner_completes_more_tickets_to_win_the_tie_break():
+    """R-STA-4: borrowing Dieppe-Paris completes Brest-Dieppe (8); borrowing Frankfurt-Paris completes
+    Brest-Frankfurt and Brest-Munchen (4 + 4): 0 ticket points either way, 14 in all either way, as
+    P2's 14. The first leaves P1 at 1 completed ticket, as P2, and europe's next breaker (fewest
+    stations) gives P2 the win; the owner takes the second, 2 tickets, and wins on tickets."""
+    game = score_position(position(
+        {"routes": ["Brest-Paris", "Frankfurt-Munchen"], "stations": ["Paris"],
+         "tickets": [{"from": "Brest", "to": "Dieppe", "points": 8}, {"from": "Brest", "to": "Frankfurt", "points": 4},
+                     {"from": "Brest", "to": "Munchen", "points": 4}]},
+        {"routes": ["Dieppe-Paris", "Frankfurt-Paris/orange"],
+         "tickets": [{"from": "Dieppe", "to": "Frankfurt", "points": 2}, {"from": "Edinburgh", "to": "Athina", "points": 15}]},
+    ))
+    p1, p2 = outcome(game, 0), outcome(game, 1)
+    assert game.result.winners == Winners((0,), "tickets")
+    assert [t.split("#")[0] for t in p1.tickets_completed] == ["Brest-Frankfurt", "Brest-Munchen"]
+    assert (p1.ticket_points, p1.total, p2.total) == (0, 14, 14)
+    assert p1.notes == ("station in Paris borrowed Frankfurt-Paris/orange",)
+    assert p1.borrows == (Borrow("station in Paris", "Frankfurt-Paris/orange"),)
+
+
+def test_r_sta_3_a_station_whose_borrow_adds_nothing_borrows_nothing():
+    """R-STA-3: stations at both ends of P2's Frankfurt-Paris; one borrowing it completes Brest-Essen,
+    the other adds nothing, so it borrows nothing and is reported so (the earlier station borrows)."""
+    game = score_position(position(
+        {"routes": ["Brest-Paris", "Essen-Frankfurt"], "stations": ["Paris", "Frankfurt"],
+         "tickets": [{"from": "Brest", "to": "Essen", "points": 7}]},
+        {"routes": ["Frankfurt-Paris/orange"]},
+    ))
+    me = outcome(game, 0)
+    assert me.ticket_points == 7
+    assert me.notes == ("station in Paris borrowed Frankfurt-Paris/orange",)
+    assert me.borrows == (Borrow("station in Paris", "Frankfurt-Paris/orange"), Borrow("station in Frankfurt", None))
+    assert me.facts["stations"] == [{"city": "Paris", "borrowed": "Frankfurt-Paris/orange"},
+                                    {"city": "Frankfurt", "borrowed": None}]
+
+
+def test_r_sta_4_the_fewest_borrows_for_the_same_tickets():
+    # Brest-Marseille is completed through Paris alone; the station in Marseille could borrow
+    # Marseille-Paris too, or Marseille-Zurich, which completes nothing more: it borrows nothing.
+    game = score_position(position(
+        {"routes": ["Brest-Paris"], "tickets": ["Brest-Marseille"], "stations": ["Paris", "Marseille"]},
+        {"routes": ["Marseille-Paris", "Marseille-Zurich"]},
+    ))
+    me = outcome(game, 0)
+    assert me.tickets_completed == ("Brest-Marseille",)
+    assert me.notes == ("station in Paris borrowed Marseille-Paris",)
+    assert [b.route for b in me.borrows] == ["Marseille-Paris", None]
+
+
+def test_result_fields_the_borrowed_route_of_each_station_and_the_longest_trail():
+    game = score_position(position(
+        {"routes": ["Brest-Paris", "Dieppe-Brest"], "tickets": ["Brest-Marseille"], "stations": ["Paris", "Wien"]},
+        {"routes": ["Marseille-Paris", "Dieppe-Paris"]},
+        {"routes": []},
+    ))
+    p1, p2, p3 = game.result.scores
+    assert p1.facts == {"longest-path": 5, "stations": [{"city": "Paris", "borrowed": "Marseille-Paris"},
+                                                         {"city": "Wien", "borrowed": None}]}
+    assert p1.borrows == (Borrow("station in Paris", "Marseille-Paris"), Borrow("station in Wien", None))
+    assert p2.facts == {"longest-path": 5, "stations": []} and p2.borrows == ()
+    assert p3.facts["longest-path"] == 0
+
+
+def test_r_sta_4_choices_that_never_settle_stop_after_a_bounded_number_of_rounds():
+    """[engine decision] resolve_choices: no shipped rule makes owners' choices cycle, but a bonus
+    could (matching pennies: seat 0 gains by matching seat 1's count of tickets, seat 1 by
+    differing). The rounds stop at MAX_CHOICE_ROUNDS with the last round's choices, the same on
+    every run."""
+    from ttr_core import scoring
+
+    class Pennies:
+        calls = 0
+
+        def ttr_end_bonuses(self, game, outcomes):
+            Pennies.calls += 1
+            same = len(outcomes[0].completed) == len(outcomes[1].completed)
+            return [[Bonus(0 if same else 1, "pennies", 10)]]
+
+    class FakeGame:
+        hook = Pennies()
+
+    def owner(seat: int) -> TicketOutcome:
+        one = TicketOutcome(seat, (1,), (2, 3), 0, borrows=(Borrow("a", "x"),))
+        two = TicketOutcome(seat, (2, 3), (1,), 0, borrows=(Borrow("a", "y"),))
+        return attrs.evolve(one, alternatives=(one, two))
+
+    chosen, bonuses = scoring.resolve_choices(FakeGame(), [owner(0), owner(1)])
+    # from (1, 1): odd rounds end at (1, 2), even rounds at (2, 1); the 8th round is even
+    assert scoring.MAX_CHOICE_ROUNDS == 8
+    assert [len(o.completed) for o in chosen] == [2, 1] and bonuses == [Bonus(1, "pennies", 10)]
+    assert Pennies.calls == 4  # each of the 4 combinations is asked once
+    assert scoring.resolve_choices(FakeGame(), [owner(0), owner(1)]) == (chosen, bonuses)
+
+
 def _brute_force_ticket_points(game: Game, seat: int, cities: list[str]) -> int:
     """Every combination of every raw candidate, no pruning: what R-STA-4 asks for, slowly."""
     board = game.board
@@ -412,6 +509,62 @@ def test_r_sta_4_pruned_search_finds_the_brute_force_best():
         checked += 1
     assert checked >= 40
     assert pruned_something >= checked // 2  # the pruning is real, not a no-op
+
+
+def _brute_force_owner_best(game: Game, seat: int, cities: list[str]) -> tuple[int, int, int]:
+    """R-STA-4 as written, slowly: every station borrows any raw candidate or nothing, and each
+    assignment is scored with every end bonus (the others' outcomes as answered); the best
+    (final total, completed tickets, -borrowed routes) of ``seat``."""
+    board = game.board
+    player = game.state.players[seat]
+    others = [game.hook.ttr_ticket_outcomes(game=game, seat=s) for s in range(len(game.state.players))]
+    routes = sum(game.route_points(board.routes[r].length) for r in player.routes)
+    best = None
+    for choice in itertools.product(*((*c, None) for _, c in stations.raw_candidates(game, seat, cities))):
+        sets = DisjointSets(len(board.cities))
+        for r in (*player.routes, *(r for r in choice if r is not None)):
+            sets.union(board.routes[r].ai, board.routes[r].bi)
+        done = tuple(t for t in player.tickets if sets.connected(board.tickets[t].ai, board.tickets[t].bi))
+        failed = tuple(t for t in player.tickets if t not in done)
+        points = sum(board.tickets[t].points for t in done) - sum(board.tickets[t].points for t in failed)
+        outcomes = [*others[:seat], TicketOutcome(seat, done, failed, points), *others[seat + 1:]]
+        bonuses = [b for answer in game.hook.ttr_end_bonuses(game=game, outcomes=outcomes) for b in answer or ()]
+        total = routes + points + sum(b.points for b in bonuses if b.seat == seat)
+        key = (total, len(done), -sum(r is not None for r in choice))
+        best = key if best is None else max(best, key)
+    return best
+
+
+def test_r_sta_4_ussr_the_owner_gets_the_brute_force_best_final_outcome():
+    """Random ussr positions where P1's stations leave a real choice, and P2 holds as many
+    completed tickets as P1's choice with the most, so that the +15 most-tickets bonus is in play:
+    the engine's choice has the best final total, then the most tickets, then the fewest borrows,
+    over every assignment of every raw candidate; in some, the bonus beats the ticket points."""
+    board = variant.load("ussr").board
+    checked = bonus_decided = 0
+    for seed in range(200):
+        rng = random.Random(seed)
+        data = _random_position(rng, board)
+        data["variant"] = "ussr"
+        for ticket in data["players"][0]["tickets"]:
+            ticket["points"] = rng.randint(1, 25)
+        try:
+            game = score_position(data)
+        except RecordError:
+            continue  # too many trains for someone: not a position
+        answered = game.hook.ttr_ticket_outcomes(game=game, seat=0)
+        most = max((len(a.completed) for a in answered.alternatives), default=0)
+        theirs = [board.find_route(r) for r in data["players"][1]["routes"]]
+        if len(answered.alternatives) < 2 or len(theirs) < most:
+            continue
+        data["players"][1]["tickets"] = [{"from": r.a, "to": r.b, "points": 1} for r in theirs[:most]]
+        game = score_position(data)
+        me = outcome(game, 0)
+        got = (me.total, len(me.tickets_completed), -sum(b.route is not None for b in me.borrows))
+        assert got == _brute_force_owner_best(game, 0, data["players"][0]["stations"]), f"seed {seed}"
+        checked += 1
+        bonus_decided += me.tickets_completed != tuple(game.board.tickets[t].id for t in answered.completed)
+    assert checked >= 30 and bonus_decided >= 2
 
 
 def test_r_sta_4_worst_case_keeps_few_combinations():
@@ -491,6 +644,26 @@ def test_ttr_score_prints_the_borrowed_route(tmp_path):
     assert result.exit_code == 0, result.output
     assert "Ann: station in Paris borrowed Dieppe-Paris" in result.output
     assert "unused-stations" in result.output
+
+
+def test_ttr_score_json_has_the_borrowed_routes_and_the_longest_trail(tmp_path):
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(position(
+        {"name": "Ann", "routes": ["Edinburgh-London/black", "Dieppe-London/1"], "tickets": ["Edinburgh-Paris"],
+         "stations": ["Paris", "Roma"]},
+        {"name": "Bob", "routes": ["Bruxelles-Paris/yellow", "Dieppe-Paris"]},
+    )))
+    text = CliRunner().invoke(main, ["score", str(path)])
+    assert "Ann: station in Paris borrowed Dieppe-Paris" in text.output
+    assert "Ann: station in Roma borrowed nothing" in text.output
+    result = CliRunner().invoke(main, ["score", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    ann, bob = json.loads(result.stdout)["result"]["scores"]
+    assert ann["borrows"] == [{"label": "station in Paris", "route": "Dieppe-Paris"},
+                              {"label": "station in Roma", "route": None}]
+    assert ann["facts"] == {"longest-path": 6, "stations": [{"city": "Paris", "borrowed": "Dieppe-Paris"},
+                                                             {"city": "Roma", "borrowed": None}]}
+    assert bob["facts"]["longest-path"] == 3 and bob["borrows"] == []
 
 
 def test_stations_are_public_in_every_view():

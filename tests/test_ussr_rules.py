@@ -621,6 +621,78 @@ def test_r_sta_3_4_one_borrowed_route_for_every_ticket_chosen_for_the_best_score
     assert p1.bonus("longest-path") == 0 and p2.bonus("longest-path") == 10
 
 
+def _moscow(**extra) -> dict:
+    """P1 of the R-STA-4 example: a station in Moscow, Gorky-Kazan, and tickets from Moscow to
+    Voronezh (9), Gorky (4) and Kazan (4). Borrowing Moscow-Voronezh completes 1 ticket (+1);
+    borrowing Moscow-Gorky completes 2 (-1)."""
+    tickets = [{"from": "Moscow", "to": c, "points": p} for c, p in (("Voronezh", 9), ("Gorky", 4), ("Kazan", 4))]
+    return {"routes": ["Gorky-Kazan", *extra.pop("routes", [])], "stations": ["Moscow"], "tickets": tickets, **extra}
+
+
+def test_r_sta_4_the_owner_borrows_for_the_most_tickets_bonus_not_the_most_ticket_points():
+    """R-STA-4, the example of RULES.md: P2 has 2 completed tickets. Borrowing Moscow-Voronezh (1
+    ticket, +1) would leave P1 at 39 and P2 the winner; borrowing Moscow-Gorky (2 tickets, -1) ties
+    P2 for the +15 most-tickets bonus (R-BON-3): P1 52, the winner."""
+    needs("stations")
+    game = score(
+        _moscow(routes=["Chita-Khabarovsk"]),
+        {"routes": ["Moscow-Gorky/green", "Moscow-Voronezh"],
+         "tickets": [{"from": "Moscow", "to": "Gorky", "points": 4}, {"from": "Moscow", "to": "Voronezh", "points": 4}]},
+    )
+    p1, p2 = game.result.scores
+    assert (p1.total, p2.total) == (52, 41) and game.result.winners.seats == (0,)
+    assert [t.split("#")[0] for t in p1.tickets_completed] == ["Moscow-Gorky", "Moscow-Kazan"]
+    assert (p1.ticket_points, p1.bonus("most-tickets"), p2.bonus("most-tickets")) == (-1, 15, 15)
+    assert p1.notes == ("station in Moscow borrowed Moscow-Gorky/green",)
+    assert [b.route for b in p1.borrows] == ["Moscow-Gorky/green"]
+    assert p1.facts["stations"] == [{"city": "Moscow", "borrowed": "Moscow-Gorky/green"}]
+
+
+def test_r_sta_4_the_owner_keeps_the_ticket_points_when_the_bonus_is_out_of_reach():
+    """The same P1, but P3 has 3 completed tickets: 2 would not win the bonus, so P1 borrows
+    Moscow-Voronezh for the most ticket points."""
+    needs("stations")
+    far = [("Kiev", "Kharkov"), ("Kiev", "Odessa"), ("Kharkov", "Odessa")]
+    game = score(
+        _moscow(),
+        {"routes": ["Moscow-Gorky/green", "Moscow-Voronezh"]},
+        {"routes": ["Kiev-Kharkov", "Kiev-Odessa"], "tickets": [{"from": a, "to": b, "points": 1} for a, b in far]},
+    )
+    p1 = game.result.scores[0]
+    assert (len(p1.tickets_completed), p1.ticket_points, p1.bonus("most-tickets")) == (1, 1, 0)
+    assert p1.notes == ("station in Moscow borrowed Moscow-Voronezh",)
+
+
+def test_r_sta_4_owners_choices_that_interact_are_resolved_seat_by_seat():
+    """[engine decision] (ttr_core.scoring.resolve_choices): owners start from their most ticket
+    points; then seat by seat each takes the best alternative for their own total given the
+    others' current choices, until a round changes nothing.
+
+    P1 (seat 0): Moscow-Voronezh, 1 ticket, +1; or Moscow-Gorky, 2 tickets, -1. P2 (seat 1), a
+    station in Kiev: Kiev-Odessa, 1 ticket, +7; or Kiev-Kharkov, 3 tickets (with its own
+    Kharkov-Rostov-Volgograd), -7. P3 has 2 completed tickets and no choice.
+    Round 1: P1, against P2's 1 and P3's 2, takes 2 tickets (-1 + 15 > +1); P2, against 2 and 2,
+    takes 3 (-7 + 15 > +7). Round 2: P1 cannot reach 3, so goes back to +1; P2 keeps 3. Round 3
+    changes nothing. The result is stable: neither owner gains by choosing otherwise alone."""
+    needs("stations")
+    kiev = [("Odessa", 13), ("Kharkov", 2), ("Rostov", 2), ("Volgograd", 2)]
+    positions = (
+        _moscow(),
+        {"routes": ["Kharkov-Rostov/yellow", "Rostov-Volgograd"], "stations": ["Kiev"],
+         "tickets": [{"from": "Kiev", "to": c, "points": p} for c, p in kiev]},
+        {"routes": ["Moscow-Voronezh", "Moscow-Gorky/green", "Kiev-Odessa", "Kiev-Kharkov"],
+         "tickets": [{"from": "Moscow", "to": "Voronezh", "points": 3}, {"from": "Kiev", "to": "Odessa", "points": 3}]},
+    )
+    game = score(*positions)
+    p1, p2, p3 = game.result.scores
+    assert [s.bonus("most-tickets") for s in (p1, p2, p3)] == [0, 15, 0]
+    assert (p1.ticket_points, p2.ticket_points) == (1, -7)
+    assert (len(p1.tickets_completed), len(p2.tickets_completed)) == (1, 3)
+    assert p1.notes == ("station in Moscow borrowed Moscow-Voronezh",)
+    assert p2.notes == ("station in Kiev borrowed Kiev-Kharkov",)
+    assert score(*positions).result == game.result  # deterministic
+
+
 def test_r_sta_5_r_bon_4_each_unused_station_scores_4():
     needs("stations")
     game = score({"routes": [], "stations": ["Kiev"]}, {"routes": []})

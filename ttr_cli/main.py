@@ -148,6 +148,9 @@ def _finish(game: Game, as_json: bool, extra: dict[str, Any] | None = None) -> N
     for s in result.scores:
         for note in s.notes:
             out.print(f"  {s.name}: {note}", markup=False)
+        for borrow in s.borrows:
+            if borrow.route is None:  # R-STA-3: a station that completes nothing more borrows nothing
+                out.print(f"  {s.name}: {borrow.label} borrowed nothing", markup=False)
 
 
 def score_table(game: Game, result: GameResult) -> Table:

@@ -364,13 +364,26 @@ def ttr_ticket_outcomes(game: Game, seat: int) -> TicketOutcome:
     Called by the core once per player when the game is scored. Stops at first non-None result;
     a wrapper (``hookimpl(wrapper=True)``) may adjust the answer, as the example house rules do.
 
+    When the owner still has a choice to make at the end (which route each station borrows,
+    R-STA-4), the answer lists the outcomes the owner may choose in ``alternatives`` (each with its
+    ``borrows``, ``points`` and ``notes``; the answer itself is one of them, the plugin's own
+    preference), and the core chooses what the owner would: the best final total of their own,
+    every end bonus included (``ttr_end_bonuses`` is asked for each alternative weighed), then the
+    most completed tickets, then the fewest borrowed routes, then the plugin's order. Owners'
+    choices can interact (a bonus for the most tickets); [engine decision] every owner starts from
+    the answer, then seat by seat in seat order each takes their best alternative given the
+    others' current choices, and the rounds repeat until one changes nothing (at most
+    ``ttr_core.scoring.MAX_CHOICE_ROUNDS``; ``ttr_core.scoring.resolve_choices``). A wrapper that
+    changes the answer adjusts every alternative alike with ``outcome.each(...)``; an answer that
+    is not among its own alternatives is scored as it is, without a choice.
+
     Example::
 
         @hookimpl(wrapper=True)
         def ttr_ticket_outcomes(self, game):
             outcome = yield   # what the variant's ticket plugin answered
-            earned = sum(game.board.tickets[t].points for t in outcome.completed)
-            return attrs.evolve(outcome, points=earned)
+            earned = lambda o: sum(game.board.tickets[t].points for t in o.completed)
+            return outcome.each(lambda o: attrs.evolve(o, points=earned(o)))
     """
 
 
@@ -378,8 +391,11 @@ def ttr_ticket_outcomes(game: Game, seat: int) -> TicketOutcome:
 def ttr_end_bonuses(game: Game, outcomes: Sequence[TicketOutcome]) -> Sequence[Bonus] | None:
     """Return the end-of-game bonus lines this plugin awards (R-BON-1..4), one ``Bonus`` per seat awarded.
 
-    Called by the core once when the game is scored, with every player's ticket outcome (by
-    seat). All answers are collected.
+    Called by the core when the game is scored, with every player's ticket outcome (by seat): once,
+    and once more for each choice an owner weighs when a ticket outcome carries ``alternatives``
+    (R-STA-4: a bonus for the most tickets can decide which route a station borrows). So the answer
+    depends only on the game and ``outcomes``, and answering changes nothing. All answers are
+    collected.
 
     Example::
 
@@ -387,6 +403,23 @@ def ttr_end_bonuses(game: Game, outcomes: Sequence[TicketOutcome]) -> Sequence[B
         def ttr_end_bonuses(self, game, outcomes):
             best = max(len(o.completed) for o in outcomes)
             return [Bonus(o.seat, "globetrotter", 10) for o in outcomes if best and len(o.completed) == best]
+    """
+
+
+@hookspec
+def ttr_player_facts(game: Game, seat: int, outcome: TicketOutcome) -> Mapping[str, Any] | None:
+    """Return facts about ``seat``'s final position that this plugin knows, as JSON data keyed by
+    names of its own: ``{"longest-path": 12}``, ``{"stations": [{"city": "Paris", "borrowed": None}]}``.
+
+    Called by the core once per player when the game is scored, after the owners' choices are made
+    (``outcome`` is the ticket outcome chosen, with its ``borrows``). The answers are merged into
+    ``PlayerScore.facts``, which hosts and ``ttr score --json`` show; they never change a score.
+
+    Example::
+
+        @hookimpl
+        def ttr_player_facts(self, game, seat):
+            return {"trains-left": game.state.players[seat].trains}
     """
 
 

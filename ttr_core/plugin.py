@@ -29,7 +29,7 @@ from ttr_core.claims import ClaimOptions, Payment
 from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RecordError, RouteTaken
 from ttr_core.hookspecs import hookimpl, hookspec, per_ruleset, required, single_answer
 from ttr_core.network import DisjointSets, longest_trail
-from ttr_core.scoring import Bonus, PlayerScore, TicketOutcome, Winners
+from ttr_core.scoring import Borrow, Bonus, PlayerScore, TicketOutcome, Winners
 from ttr_core.state import Decision, GameState
 from ttr_core.table import CANNOT_PAY, CLOSED, CLOSED_PARALLEL, OWN_PARALLEL, TAKEN, TRAINS, Refusal
 
@@ -46,7 +46,7 @@ __all__ = [
     # what a hand can pay for a route (ttr_claim_options)
     "ClaimOptions", "Payment",
     # scoring
-    "Bonus", "PlayerScore", "TicketOutcome", "Winners",
+    "Bonus", "Borrow", "PlayerScore", "TicketOutcome", "Winners",
     # graph helpers
     "DisjointSets", "longest_trail",
 ]

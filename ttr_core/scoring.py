@@ -1,25 +1,66 @@
 """End-of-game scoring: route points, tickets, bonuses, winners (R-SCORE, R-BON, the winner row).
 
-The core only adds up what the plugins answer; every number comes from a hook.
+The core only adds up what the plugins answer; every number comes from a hook. One thing it does
+itself, because it needs every plugin's answer: when a ticket outcome carries ``alternatives``
+(choices the owner makes only at the end, such as the route each station borrows, R-STA-4), it
+chooses for each owner what the owner would (:func:`resolve_choices`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 if TYPE_CHECKING:
     from ttr_core.game import Game
 
+#: rounds of owners' choices (:func:`resolve_choices`) before the core keeps what it has
+MAX_CHOICE_ROUNDS = 8
+
+
+@attrs.frozen
+class Borrow:
+    """One way a player may use another player's route for tickets (a station, R-STA-3): what lets
+    them (``label``, as the answering plugin names it: ``"station in Paris"``) and the route it
+    borrows (``"Marseille-Paris"``), or None when it borrows nothing."""
+
+    label: str
+    route: str | None = None
+
 
 @attrs.frozen
 class TicketOutcome:
+    """One player's tickets at the end (``ttr_ticket_outcomes``).
+
+    ``alternatives``: when the owner still has a choice to make (which route each station borrows,
+    R-STA-4), every outcome they may choose, each with its own ``borrows``, ``points`` and ``notes``;
+    the outcome itself is one of them (the answering plugin's own preference) and the core picks
+    the one the owner would (:func:`resolve_choices`). Empty: no choice.
+    """
+
     seat: int
     completed: tuple[int, ...]  # ticket indices
     failed: tuple[int, ...]
     points: int  # + completed, - failed (R-SCORE-2)
     notes: tuple[str, ...] = ()  # e.g. which route each station borrowed (R-STA-4)
+    #: per borrow group (a station): the route borrowed, or None (R-STA-3)
+    borrows: tuple[Borrow, ...] = ()
+    #: the outcomes the owner may choose between (R-STA-4); empty when there is no choice
+    alternatives: tuple[TicketOutcome, ...] = ()
+
+    @property
+    def borrowed(self) -> int:
+        """How many routes this outcome borrows."""
+        return sum(1 for b in self.borrows if b.route is not None)
+
+    def each(self, adjust: Callable[[TicketOutcome], TicketOutcome]) -> TicketOutcome:
+        """This outcome and every alternative passed through ``adjust``: what a wrapper of
+        ``ttr_ticket_outcomes`` that changes the answer uses, so that every choice is adjusted alike."""
+        return attrs.evolve(
+            adjust(attrs.evolve(self, alternatives=())), alternatives=tuple(adjust(a) for a in self.alternatives)
+        )
 
 
 @attrs.frozen
@@ -42,6 +83,11 @@ class PlayerScore:
     total: int
     resigned: bool = False
     notes: tuple[str, ...] = ()
+    #: per borrow group (a station): the route borrowed, or None (R-STA-3), from the ticket outcome
+    borrows: tuple[Borrow, ...] = ()
+    #: facts about the player's final position that plugins answer (``ttr_player_facts``), as JSON
+    #: data: ``{"longest-path": 12, "stations": [{"city": "Paris", "borrowed": "Marseille-Paris"}]}``
+    facts: Mapping[str, Any] = attrs.field(factory=dict, eq=True, hash=False)
 
     def bonus(self, name: str) -> int:
         return sum(b.points for b in self.bonuses if b.name == name)
@@ -63,12 +109,15 @@ class GameResult:
 def score_game(game: Game) -> GameResult:
     hook = game.hook
     board = game.board
-    outcomes = [hook.ttr_ticket_outcomes(game=game, seat=s) for s in range(len(game.state.players))]
-    bonuses: list[Bonus] = [b for answer in hook.ttr_end_bonuses(game=game, outcomes=outcomes) for b in answer or ()]
+    answered = [hook.ttr_ticket_outcomes(game=game, seat=s) for s in range(len(game.state.players))]
+    outcomes, bonuses = resolve_choices(game, answered)
     scores = []
     for seat, (player, outcome) in enumerate(zip(game.state.players, outcomes)):
         mine = tuple(sorted((b for b in bonuses if b.seat == seat), key=lambda b: b.name))
         routes = sum(game.route_points(board.routes[r].length) for r in player.routes)
+        facts: dict[str, Any] = {}
+        for answer in hook.ttr_player_facts(game=game, seat=seat, outcome=outcome):
+            facts.update(answer or {})
         scores.append(
             PlayerScore(
                 seat=seat,
@@ -81,7 +130,69 @@ def score_game(game: Game) -> GameResult:
                 total=routes + outcome.points + sum(b.points for b in mine),
                 resigned=player.resigned,
                 notes=outcome.notes,
+                borrows=outcome.borrows,
+                facts=facts,
             )
         )
     winners = hook.ttr_choose_winners(game=game, scores=scores)
     return GameResult(tuple(scores), winners, game.state.end_reason)
+
+
+def resolve_choices(game: Game, answered: Sequence[TicketOutcome]) -> tuple[list[TicketOutcome], list[Bonus]]:
+    """Choose, for every owner whose ticket outcome carries ``alternatives``, the one the owner
+    would (R-STA-4); return the chosen outcomes (by seat) and the end bonuses they give.
+
+    An owner prefers, in this order: the highest final total of their own (routes are fixed, so
+    their ticket points plus every bonus ``ttr_end_bonuses`` gives them with this choice: a bonus
+    for the most completed tickets counts), then the most completed tickets (the tie-breaker of
+    every rule set that has stations), then the fewest borrowed routes, then the alternative the
+    answering plugin lists first.
+
+    Owners' choices can interact (one's completed tickets decide another's majority bonus).
+    [engine decision] They are resolved this way: every owner starts from the outcome the plugin
+    answered (its own preference: the most ticket points); then, seat by seat in seat order, each
+    owner takes their best alternative given the others' current choices; the rounds repeat until
+    a whole round changes nothing, at most ``MAX_CHOICE_ROUNDS`` rounds (a cycle, which no shipped
+    rule produces, keeps the choices of the last round). Deterministic: the same position always
+    scores the same.
+
+    An outcome that is not among its own alternatives (a wrapper changed the answer without
+    ``TicketOutcome.each``) is kept as answered: no choice.
+    """
+    options = [_options(o) for o in answered]
+    chosen = [start for _, start in options]
+    choosers = [s for s, (opts, _) in enumerate(options) if len(opts) > 1]
+    tried: dict[tuple[int, ...], list[Bonus]] = {}
+
+    def bonuses(vector: tuple[int, ...]) -> list[Bonus]:
+        if vector not in tried:
+            outcomes = [options[s][0][i] for s, i in enumerate(vector)]
+            answers = game.hook.ttr_end_bonuses(game=game, outcomes=outcomes)
+            tried[vector] = [b for answer in answers for b in answer or ()]
+        return tried[vector]
+
+    def preference(seat: int, i: int) -> tuple[int, int, int, int]:
+        vector = (*chosen[:seat], i, *chosen[seat + 1:])
+        outcome = options[seat][0][i]
+        own = sum(b.points for b in bonuses(vector) if b.seat == seat)
+        return (outcome.points + own, len(outcome.completed), -outcome.borrowed, -i)
+
+    for _ in range(MAX_CHOICE_ROUNDS if choosers else 0):
+        changed = False
+        for seat in choosers:
+            best = max(range(len(options[seat][0])), key=lambda i: preference(seat, i))
+            if best != chosen[seat]:
+                chosen[seat], changed = best, True
+        if not changed:
+            break
+    final = tuple(chosen)
+    return [options[s][0][i] for s, i in enumerate(final)], bonuses(final)
+
+
+def _options(outcome: TicketOutcome) -> tuple[tuple[TicketOutcome, ...], int]:
+    """The outcomes an owner may choose between, and the one the plugin answered (an index)."""
+    plain = attrs.evolve(outcome, alternatives=()) if outcome.alternatives else outcome
+    alternatives = tuple(attrs.evolve(a, alternatives=()) if a.alternatives else a for a in outcome.alternatives)
+    if plain not in alternatives:
+        return (plain,), 0
+    return alternatives, alternatives.index(plain)

@@ -18,8 +18,8 @@ class NoTicketPenalty(Plugin):
     @hookimpl(wrapper=True)
     def ttr_ticket_outcomes(self, game):
         outcome = yield  # what the variant's ticket plugin answered
-        earned = sum(game.board.tickets[t].points for t in outcome.completed)
-        return attrs.evolve(outcome, points=earned)
+        # every choice the owner may still make (stations, R-STA-4) is adjusted alike
+        return outcome.each(lambda o: attrs.evolve(o, points=sum(game.board.tickets[t].points for t in o.completed)))
 
 
 class SixScores18(Plugin):
