@@ -22,6 +22,11 @@ from ttr_analysis import rescore as rescore_mod
 from ttr_analysis import simulate as simulate_mod
 from ttr_analysis import stats
 from ttr_core.errors import TTRError
+from ttr_cli.preflight import check_out_dir, require_extra
+
+#: what the optional parts of these commands import (the ``analysis`` extra)
+MATPLOTLIB = ("matplotlib", "matplotlib.backends.backend_agg")  # not pyplot: plots.py picks Agg first
+DASK = ("distributed",)
 
 
 def register(main: click.Group) -> None:
@@ -153,6 +158,10 @@ def simulate(variant_id, games, seed, players, bot_names, workers, scheduler, ou
     out, err = _consoles()
     names = _bots(bot_names)
     target = rescore_mod.Target.parse(variant_id)
+    if out_dir is not None:
+        check_out_dir(out_dir)
+    if scheduler is not None:
+        require_extra("analysis", DASK, "--scheduler")
     workers = workers or simulate_mod.local_cores()
     spec = simulate_mod.SimSpec(target.variant, target.version, players or compare_mod.default_players(target),
                                 names, (), out_dir is not None)
@@ -208,26 +217,38 @@ def _print_summary(out, s: dict) -> None:
 @click.option("--bots", "bot_names", default="ticket", show_default=True, help="Comma-separated, cycled over the seats; `ttr bots` lists them.")
 @click.option("--workers", type=click.IntRange(1), default=None, help=_WORKERS_HELP)
 @click.option("--scheduler", default=None, help=_SCHEDULER_HELP)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
-              help="Folder for the plot (PNG and SVG).")
-@click.option("--save-records", is_flag=True, help="Also write every game's record into OUT/records.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the plots (PNG and SVG) and, with --save-records, the records.")
+@click.option("--plots", "want_plots", is_flag=True,
+              help="Write the plots (PNG and SVG; needs the analysis extra): into --out, else the current folder.")
+@click.option("--save-records", is_flag=True, help="Also write every game's record into OUT/records (OUT: --out, else the current folder).")
 @click.option("--json", "as_json", is_flag=True)
-def compare(targets, games, seed, players, bot_names, workers, scheduler, out_dir, save_records, as_json):
+def compare(targets, games, seed, players, bot_names, workers, scheduler, out_dir, want_plots, save_records, as_json):
     """Simulate under rule set A, rescore every game under B: winner changes, and B − A per
-    breakdown line with 95% confidence intervals; writes a plot."""
+    breakdown line with 95% confidence intervals; with --plots or --out, plots too."""
     out, err = _consoles()
     names = _bots(bot_names)
     if len(targets) != 2:
         raise TTRError(f"compare takes --variant exactly twice (A, then B), got {len(targets)}")
     a, b = _targets(targets)
+    plots = want_plots or out_dir is not None
+    folder = out_dir if out_dir is not None else Path(".")
+    if plots or save_records:
+        check_out_dir(folder, "--out" if out_dir is not None else "the current folder")
+    if save_records:
+        check_out_dir(folder / "records", "--save-records")
+    if plots:
+        require_extra("analysis", MATPLOTLIB, "ttr compare --plots" if want_plots else "ttr compare --out (it writes plots)")
+    if scheduler is not None:
+        require_extra("analysis", DASK, "--scheduler")
     workers = workers or simulate_mod.local_cores()
     with _progress(err, games, f"{a} vs {b}") as progress:
         c = compare_mod.compare(a, b, games, seed, players, names, workers, scheduler,
                                 _Tick(progress, games), records=save_records)
     data = compare_mod.report(c)
-    paths = compare_mod.write_plots(c, out_dir)
+    paths = compare_mod.write_plots(c, folder) if plots else []
     if save_records:
-        data["records"] = str(compare_mod.write_records(c, out_dir))
+        data["records"] = str(compare_mod.write_records(c, folder))
     data["plots"] = [str(p) for p in paths]
     if as_json:
         click.echo(json.dumps(data, indent=2))
@@ -254,6 +275,7 @@ def _print_comparison(out, err, d: dict) -> None:
         err.print(f"[yellow]warning:[/yellow] {len(d['export_mismatches'])} game(s) rescore differently under {escape(d['a'])} itself "
                   f"(seeds {escape(str(d['export_mismatches'][:10]))}): the exported position misses something these rules score.", markup=True)
     out.print(f"({d['method']})", markup=False)
-    out.print("Plot: " + ", ".join(d["plots"]), markup=False)
+    if d["plots"]:
+        out.print("Plots: " + ", ".join(d["plots"]), markup=False)
     if d.get("records"):
         out.print(f"Records: {d['records']}", markup=False)

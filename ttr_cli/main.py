@@ -26,6 +26,7 @@ from ttr_core.files import read_json
 from ttr_core.game import Game
 from ttr_core.position import score_position
 from ttr_core.scoring import GameResult
+from ttr_cli.preflight import check_out_file
 
 _conv = cattrs.Converter()
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 140)
@@ -72,6 +73,8 @@ def main() -> None:
 def play(variant_id, rules_version, players, seed, bot_names, out_path, quiet, as_json):
     """Play a whole game of bots and print the final score table."""
     names = parse_bots(bot_names)
+    if out_path is not None:
+        check_out_file(out_path)
     ruleset = variant.load(variant_id, rules_version)
     printer = None if (quiet or as_json) else _TurnPrinter()
     game = bots.play_game(ruleset, players, seed, names, on_action=printer)
