@@ -92,50 +92,71 @@ def rescore(records, targets, as_json):
 
     Per game and per player: which lines of the breakdown differ (routes, tickets, each bonus,
     total), and whether the winner changes. Each record is replayed under the rules version it
-    names first; every rescoring says which version it used.
+    names first; every rescoring says which version it used. With one --variant, the game is
+    compared with the result its record states. A broken record is reported and the others are
+    still rescored (exit code 2 at the end).
     """
     out, err = _consoles()
     chosen = _targets(targets)
+    rescore_mod.check_same_map(chosen)  # unknown rule sets, or on different maps: before any record is read
     paths = rescore_mod.record_paths(records)
     if not paths:
         raise TTRError("no records found (a folder stands for the *.json files in it)")
-    results = [rescore_mod.rescore_record(p, chosen) for p in paths]
-    failed = any(e for r in results for e in r.errors)
+    results, broken = [], []
+    for p in paths:
+        try:
+            results.append(rescore_mod.rescore_record(p, chosen))
+        except TTRError as exc:
+            broken.append({"record": str(p), "problems": list(getattr(exc, "problems", [str(exc)]))})
+    failed = bool(broken) or any(e for r in results for e in r.errors)
     if as_json:
-        data = {"games": [rescore_mod.to_json(r) for r in results],
+        data = {"games": [rescore_mod.to_json(r) for r in results], "broken": broken,
                 "winner_changes": sum(1 for r in results if r.winner_changes)}
         click.echo(json.dumps(data, indent=2))
     else:
         for r in results:
             _print_rescore(out, err, r)
+        for b in broken:
+            for problem in b["problems"]:
+                err.print(f"[red]error:[/red] {escape(problem if problem.startswith(b['record']) else b['record'] + ': ' + problem)}",
+                          markup=True)
         changed = sum(1 for r in results if r.winner_changes)
-        out.print(f"{len(results)} game(s) rescored; the winner changes in {changed}.", markup=False)
+        done = sum(1 for r in results if r.scored)
+        out.print(f"{done} game(s) rescored; the winner changes in {changed}."
+                  + (f" {len(broken)} record(s) could not be read (see the errors)." if broken else ""), markup=False)
     if failed:
         sys.exit(2)
 
 
 def _print_rescore(out, err, r: rescore_mod.GameRescore) -> None:
-    scored = r.scored
-    labels = [s.label if s is not None else t for t, s in zip(r.targets, r.results)]
-    # names, paths and messages come from files: printed literally, never read as rich markup
-    table = Table(title=escape(f"{r.source}: played under {r.variant}@{r.version}, seed {r.seed}"), title_justify="left")
-    table.add_column("Player")
-    for label in labels:
-        table.add_column(escape(f"total {label}"), justify="right")
-    table.add_column("lines that differ")
-    diffs = r.diffs
-    for i, name in enumerate(s.name for s in scored[0].seats) if scored else []:
-        mine = [d for d in diffs if d.player == name]
-        cells = [str(s.seats[i].total) if s is not None else "-" for s in r.results]
-        text = ", ".join(f"{d.line} {'→'.join(str(v) for v in d.values)}" for d in mine) or "none"
-        table.add_row(escape(name), *cells, escape(text))
-    if scored:
-        table.add_row("[bold]winner[/bold]", *(escape(" ".join(s.winners)) if s else "-" for s in r.results),
-                      "[yellow]changes[/yellow]" if r.winner_changes else "same")
-    out.print(table)
+    if r.scored:
+        _rescore_table(out, r)
     for e in r.errors:
         if e:
             err.print(f"[red]error:[/red] {escape(f'{r.source}: {e}')}", markup=True)
+
+
+def _rescore_table(out, r: rescore_mod.GameRescore) -> None:
+    columns = [(f"total {s.label if s is not None else t}", s) for t, s in zip(r.targets, r.results)]
+    if r.against_record:
+        columns.insert(0, (f"total as recorded ({r.recorded.label})", r.recorded))
+    # names, paths and messages come from files: printed literally, never read as rich markup
+    table = Table(title=escape(f"{r.source}: played under {r.variant}@{r.version}, seed {r.seed}"), title_justify="left")
+    table.add_column("Player")
+    for label, _ in columns:
+        table.add_column(escape(label), justify="right")
+    table.add_column("lines that differ")
+    diffs = r.diffs
+    compared = r.compared
+    for i, name in enumerate(s.name for s in compared[0].seats) if compared else []:
+        mine = [d for d in diffs if d.player == name]
+        cells = [str(s.seats[i].total) if s is not None else "-" for _, s in columns]
+        text = ", ".join(f"{d.line} {'→'.join(str(v) for v in d.values)}" for d in mine) or "none"
+        table.add_row(escape(name), *cells, escape(text))
+    if compared:
+        table.add_row("[bold]winner[/bold]", *(escape(" ".join(s.winners)) if s else "-" for _, s in columns),
+                      "[yellow]changes[/yellow]" if r.winner_changes else "same")
+    out.print(table)
 
 
 # --- simulate ---------------------------------------------------------------------------------
