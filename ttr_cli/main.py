@@ -21,8 +21,8 @@ from rich.table import Table
 
 import ttr_bots as bots
 from ttr_core import record, variant
-from ttr_core.errors import FileProblems, TTRError
-from ttr_core.files import read_json
+from ttr_core.errors import FileProblems, TTRError, VariantError
+from ttr_core.files import read_json, read_toml, structure
 from ttr_core.game import Game
 from ttr_core.position import score_position
 from ttr_core.scoring import GameResult
@@ -227,10 +227,15 @@ def variants(ctx, as_json):
 @click.option("--json", "as_json", is_flag=True)
 @guarded
 def variants_show(variant_id, rules_version, as_json):
-    """Show a variant's map, rules version, plugins and parameters."""
+    """Show a variant: its rules versions, the variant it extends, its map, and every plugin with the
+    parameters in force (defaults included)."""
     rs = variant.load(variant_id, rules_version)
+    vf = variant_file(Path(rs.path))
+    current = variant.load(rs.path).version
     data = {
-        "id": rs.variant, "title": rs.title, "version": rs.version, "history": list(rs.notes),
+        "id": rs.variant, "title": rs.title, "version": rs.version, "current": current,
+        "history": [{"version": int(n), "note": vf.versions[n].note} for n in sorted(vf.versions, key=int)],
+        "extends": _parent(vf, Path(rs.path)),
         "map": {"id": rs.board.id, "cities": len(rs.board.cities), "routes": len(rs.board.routes),
                 "tickets": len(rs.board.tickets), "trains": rs.board.trains},
         "players": [rs.players.min, rs.players.max],
@@ -240,14 +245,39 @@ def variants_show(variant_id, rules_version, as_json):
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
-    out.print(f"[bold]{escape(rs.title)}[/bold] ({escape(rs.variant)}, rules version {rs.version}) from {escape(rs.path)}", markup=True)
-    for i, note in enumerate(rs.notes, 1):
-        out.print(f"  v{i}: {note}", markup=False)
+    out.print(f"[bold]{escape(rs.title)}[/bold] ({escape(rs.variant)}, rules version {rs.version}"
+              f"{'' if rs.version == current else f'; new games use {current}'}) from {escape(rs.path)}", markup=True)
+    parent = data["extends"]
+    if parent:
+        how = "pinned" if parent["pinned"] else "its current version"
+        out.print(f"extends {parent['variant']} at rules version {parent['version']} ({how})", markup=False)
+    out.print("rules versions:", markup=False)
+    for h in data["history"]:
+        marks = [m for m, on in (("shown", h["version"] == rs.version), ("current", h["version"] == current)) if on]
+        mark = f" ({', '.join(marks)})" if marks else ""
+        out.print(f"  v{h['version']}{mark}: {h['note'] or '(no note)'}", markup=False)
     m = data["map"]
     out.print(f"map {m['id']}: {m['cities']} cities, {m['routes']} routes, {m['tickets']} tickets, {m['trains']} trains; "
               f"{rs.players.min}-{rs.players.max} players", markup=False)
+    out.print(f"plugins and the parameters in force (defaults included), rules version {rs.version}:", markup=False)
     for name, cfg in data["plugins"].items():
-        out.print(f"  [cyan]{escape(name)}[/cyan] {escape(json.dumps(cfg)) if cfg else ''}", markup=True)
+        params = ", ".join(f"{k} = {json.dumps(v)}" for k, v in cfg.items()) if cfg else "(no parameters)"
+        out.print(f"  [cyan]{escape(name)}[/cyan]: {escape(params)}", markup=True)
+
+
+def variant_file(path: Path) -> variant.VariantFile:
+    """A variant file as written (its own versions and notes, what it extends), not resolved."""
+    return structure(read_toml(path), variant.VariantFile, str(path))
+
+
+def _parent(vf: variant.VariantFile, path: Path) -> dict[str, Any] | None:
+    """What ``vf`` extends: the parent's id and the rules version it builds on."""
+    if not vf.extends:
+        return None
+    name, _, pinned = vf.extends.partition("@")
+    where = str(path.parent / name) if name.endswith(".toml") or "/" in name else name
+    parent = variant.load(where, int(pinned) if pinned else None)
+    return {"variant": parent.variant, "version": parent.version, "pinned": bool(pinned), "file": parent.path}
 
 
 @variants.command("check")
@@ -257,29 +287,45 @@ def variants_show(variant_id, rules_version, as_json):
 @click.option("--json", "as_json", is_flag=True)
 @guarded
 def variants_check(path, games, as_json):
-    """Check a variant file (every rules version); exit code 2 and located messages if it is broken.
+    """Check a variant file, every rules version of it; all the problems found are reported at once,
+    located, with exit code 2.
 
     With --play N: the conformance check for a new variant or house rule. N seeded games of
     random bots over the allowed player counts; after every action the engine's invariants
     (cards, trains, scores, ownership, and every plugin's own) must hold, and every game
-    must replay to the same record.
+    must replay to the same record (exit code 1 if they do not).
     """
     from ttr_kit.testing import conformance_problems
 
-    vf_path = variant.find_variant(path)
-    first = variant.load(str(vf_path))
-    checked = [variant.load(str(vf_path), v) for v in range(1, first.version + 1)]
-    problems = [p for rs in checked for p in conformance_problems(rs, games)] if games else []
-    if as_json:
-        click.echo(json.dumps({"file": str(vf_path), "ok": not problems, "versions": [r.version for r in checked],
-                               "games": games * len(checked), "problems": problems}))
-    else:
-        for p in problems:
-            err.print(f"[red]error:[/red] {escape(p)}", markup=True)
-        played = f"; {games * len(checked)} games played" if games else ""
-        out.print(f"{vf_path}: {'ok' if not problems else 'FAILED'} ({first.variant}, rules versions 1-{first.version}{played})",
-                  markup=False)
+    vf_path = variant.find_variant(path).resolve()
+    vf = variant_file(vf_path)
+    numbers = sorted(int(n) for n in vf.versions if n.isdigit()) or [None]
+    checked, problems = [], []
+    for n in numbers:
+        try:
+            checked.append(variant.load(str(vf_path), n))
+        except VariantError as exc:
+            problems += [p for p in exc.problems if p not in problems]
     if problems:
+        if as_json:
+            click.echo(json.dumps({"file": str(vf_path), "ok": False, "versions": [r.version for r in checked],
+                                   "games": 0, "problems": problems}))
+        else:
+            for p in problems:
+                err.print(f"[red]error:[/red] {escape(p)}", markup=True)
+        sys.exit(2)
+    played = [p for rs in checked for p in conformance_problems(rs, games)] if games else []
+    last = max(r.version for r in checked)
+    if as_json:
+        click.echo(json.dumps({"file": str(vf_path), "ok": not played, "versions": [r.version for r in checked],
+                               "games": games * len(checked), "problems": played}))
+    else:
+        for p in played:
+            err.print(f"[red]error:[/red] {escape(p)}", markup=True)
+        games_text = f"; {games * len(checked)} games played" if games else ""
+        out.print(f"{vf_path}: {'ok' if not played else 'FAILED'} ({checked[0].variant}, rules versions 1-{last}{games_text})",
+                  markup=False)
+    if played:
         sys.exit(1)
 
 

@@ -1,0 +1,113 @@
+"""What ``ttr`` prints on first contact: a bot game that looks like a real one (ticket-seeking bots, a
+turn log naming the cards taken and paid, the final round announced), a score table with every
+bonus of the rule set, replays that say they reproduced, and variants shown and checked in full."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+import ttr_bots as bots
+from ttr_core import record, variant
+from ttr_cli.main import main
+
+
+def run(*args, code: int = 0):
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    assert result.exit_code == code, (result.output, result.exception)
+    assert "Traceback" not in result.output
+    return result
+
+
+def cells(output: str, name: str) -> list[str]:
+    row = next(line for line in output.splitlines() if line.startswith(f"│ {name} "))
+    return [c.strip() for c in row.split("│")[2:-1]]
+
+
+def header(output: str) -> list[str]:
+    line = next(line for line in output.splitlines() if line.startswith("┃ Player"))
+    return [c.strip() for c in line.split("┃")[1:-1]]
+
+
+# --- ttr variants show / check --------------------------------------------------------------------
+
+
+def test_show_gives_the_variants_own_history_and_what_it_extends():
+    legacy = json.loads(run("variants", "show", "wor-legacy", "--json").stdout)
+    assert legacy["history"] == [{"version": 1, "note": "wor rules version 1: no ticket-leader bonus."}]
+    assert {k: legacy["extends"][k] for k in ("variant", "version", "pinned")} == {"variant": "wor", "version": 1, "pinned": True}
+    text = run("variants", "show", "wor-legacy").output
+    assert "extends wor at rules version 1 (pinned)" in text
+    assert "  v1 (shown, current): wor rules version 1: no ticket-leader bonus." in text
+    assert "v2" not in text  # wor's own versions are wor's history, not this variant's
+    wor = json.loads(run("variants", "show", "wor", "--version", "1", "--json").stdout)
+    assert [h["version"] for h in wor["history"]] == [1, 2] and (wor["version"], wor["current"]) == (1, 2)
+    assert wor["extends"] is None
+    assert "ticket-leader" not in wor["plugins"]
+
+
+def test_show_gives_every_parameter_in_force_defaults_included():
+    shown = json.loads(run("variants", "show", "usa", "--json").stdout)
+    # usa.toml gives no [rules.train-cards] table and no open-row size: the defaults are in force
+    assert shown["plugins"]["train-cards"] == {"per_color": 12, "locomotives": 14, "starting_hand": 4,
+                                               "face_up_locomotive_ends_draw": True}
+    assert shown["plugins"]["open-row"]["size"] == 5 and shown["plugins"]["claiming"] == {}
+    text = run("variants", "show", "usa").output
+    assert "  train-cards: per_color = 12, locomotives = 14, starting_hand = 4, face_up_locomotive_ends_draw = true" in text
+    assert "  claiming: (no parameters)" in text
+
+
+MULTI = """\
+id = "multi"
+title = "A problem in every version"
+extends = "usa"
+
+[versions.1]
+note = "a bad parameter"
+[versions.1.rules.open-row]
+refill = "sometimes"
+
+[versions.2]
+note = "a plugin added twice"
+add_plugins = ["passing"]
+"""
+
+PLUGINS = """\
+id = "plugins"
+title = "Plugin problems in a later version"
+extends = "usa"
+
+[versions.1]
+note = "fine"
+
+[versions.2]
+note = "stations without the tickets they need"
+remove_plugins = ["tickets"]
+add_plugins = ["stations"]
+
+[versions.3]
+note = "and a bad parameter"
+[versions.3.rules.final-round]
+trains_threshold = "two"
+"""
+
+
+@pytest.mark.parametrize(("text", "pieces"), [
+    (MULTI, ["$.versions.1.rules.open-row.refill: 'sometimes' is not one of", "$.versions.2.add_plugins: 'passing' is enabled already"]),
+    (PLUGINS, ["$.versions.2: plugin 'stations' requires 'tickets'", "$.versions.3.rules.final-round.trains_threshold"]),
+])
+def test_check_reports_the_problems_of_every_version_at_once(tmp_path, text, pieces):
+    name = re.search(r'id = "(\w+)"', text)[1]
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text, encoding="utf-8")
+    result = run("variants", "check", path, code=2)
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    for piece in pieces:
+        assert sum(piece in line for line in errors) == 1, (piece, errors)
+    assert all(line.startswith(f"error: {path}: $.versions.") for line in errors)
+    data = json.loads(run("variants", "check", path, "--json", code=2).stdout)
+    assert data["ok"] is False and all(any(piece in p for p in data["problems"]) for piece in pieces)
+    assert result.stdout == ""  # nothing but the located problems
