@@ -32,6 +32,61 @@ def header(output: str) -> list[str]:
     return [c.strip() for c in line.split("┃")[1:-1]]
 
 
+# --- the score table ------------------------------------------------------------------------------
+
+
+def test_the_table_keeps_a_bonus_nobody_earned(tmp_path):
+    """wor version 2: P1 and P2 complete one ticket each, a tie at the top: nobody gets the
+    ticket-leader bonus (R-BON-2), and its column still says so. P1's trail of 4 spaces is the
+    longest: +10. P1: 4 + 4 + 10 = 18; P2: Kansas City-Omaha (1) + its ticket (1) = 2."""
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"variant": "wor", "players": [
+        {"name": "P1", "routes": ["Denver-Santa Fe", "El Paso-Santa Fe"], "tickets": ["Denver-El Paso"]},
+        {"name": "P2", "routes": ["Kansas City-Omaha/1"], "tickets": [{"from": "Kansas City", "to": "Omaha", "points": 1}]},
+    ]}), encoding="utf-8")
+    out = run("score", path).output
+    assert header(out) == ["Player", "Routes", "Tickets done", "Tickets failed", "Ticket pts", "longest-path",
+                           "ticket-leader", "Total"]
+    assert cells(out, "P1 *") == ["4", "1", "0", "+4", "10", "0", "18"]
+    assert cells(out, "P2") == ["1", "1", "0", "+1", "0", "0", "2"]
+
+
+def test_the_table_of_ussr_has_every_majority_bonus_even_at_zero(tmp_path):
+    board = variant.load("ussr").board
+    plain = next(r for r in board.routes if not r.tunnel and not r.ferry)
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"variant": "ussr", "players": [
+        {"name": "A", "routes": [plain.id]}, {"name": "B"},
+    ]}), encoding="utf-8")
+    out = run("score", path).output
+    assert header(out)[5:-1] == ["longest-path", "most-ferries", "most-tickets", "most-tunnels", "unused-stations"]
+    assert cells(out, "B")[4:-1] == ["0", "0", "0", "0", "12"]  # 3 unused stations: 12
+
+
+def test_notes_come_before_the_winner_line(tmp_path):
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps({"variant": "europe", "players": [
+        {"name": "Ann", "routes": ["Edinburgh-London/black", "Dieppe-London/1"], "tickets": ["Edinburgh-Paris"],
+         "stations": ["Paris"]},
+        {"name": "Bob", "routes": ["Bruxelles-Paris/yellow", "Dieppe-Paris"]},
+    ]}), encoding="utf-8")
+    lines = run("score", path).output.splitlines()
+    note = lines.index("  Ann: station in Paris borrowed Dieppe-Paris")
+    winner = next(i for i, line in enumerate(lines) if line.startswith("Winner:"))
+    assert note < winner == len(lines) - 1
+
+
+# --- ttr replay -----------------------------------------------------------------------------------
+
+
+def test_replay_says_the_record_reproduced(tmp_path):
+    path = tmp_path / "g.json"
+    run("play", "--seed", "2", "--players", "2", "--quiet", "--out", path)
+    actions = len(json.loads(path.read_text(encoding="utf-8"))["actions"])
+    out = run("replay", path).output
+    assert f"{path}: reproduced byte for byte ({actions} actions replayed; digest, end and stated result checked)" in out
+
+
 # --- ttr variants show / check --------------------------------------------------------------------
 
 

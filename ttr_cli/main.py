@@ -26,10 +26,11 @@ from ttr_core.files import read_json, read_toml, structure
 from ttr_core.game import Game
 from ttr_core.position import score_position
 from ttr_core.scoring import GameResult
+from ttr_cli.bonuses import bonus_columns
 from ttr_cli.preflight import check_out_file
 
 _conv = cattrs.Converter()
-out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 140)
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -94,6 +95,9 @@ def replay(path, as_json):
     again = record.dumps(record.make_record(game))
     if again != record.dumps(data):
         raise TTRError(f"{path}: replays to the same state but not to the same record bytes")
+    if not as_json:
+        checked = "digest, end and stated result checked" if game.over else "digest checked; the game is not over"
+        out.print(f"{path}: reproduced byte for byte ({len(game.log)} actions replayed; {checked})", markup=False)
     _finish(game, as_json, extra={"record": str(path), "reproduced": True})
 
 
@@ -133,16 +137,16 @@ def _finish(game: Game, as_json: bool, extra: dict[str, Any] | None = None) -> N
         out.print("the game is not over", markup=False)
         return
     out.print(score_table(game, result))
-    won = " and ".join(game.names[s] for s in result.winners.seats)
-    out.print(f"Winner: [bold]{escape(won)}[/bold] (decided by {escape(result.winners.decided_by)}); "
-              f"the game ended because {escape(result.reason)}.", markup=True)
     for s in result.scores:
         for note in s.notes:
             out.print(f"  {s.name}: {note}", markup=False)
+    won = " and ".join(game.names[s] for s in result.winners.seats)
+    out.print(f"Winner: [bold]{escape(won)}[/bold] (decided by {escape(result.winners.decided_by)}); "
+              f"the game ended because {escape(result.reason)}.", markup=True)
 
 
 def score_table(game: Game, result: GameResult) -> Table:
-    bonus_names = sorted({b.name for s in result.scores for b in s.bonuses})
+    bonus_names = bonus_columns(game.ruleset, (b.name for s in result.scores for b in s.bonuses))
     table = Table(title="Final scores")
     for col in ("Player", "Routes", "Tickets done", "Tickets failed", "Ticket pts", *bonus_names, "Total"):
         table.add_column(col, justify="left" if col == "Player" else "right")
