@@ -32,6 +32,84 @@ def header(output: str) -> list[str]:
     return [c.strip() for c in line.split("┃")[1:-1]]
 
 
+# --- ttr play ---------------------------------------------------------------------------------------
+
+
+def test_play_uses_the_ticket_seeking_bots_by_default(tmp_path):
+    run("play", "--seed", "1", "--players", "3", "--quiet", "--out", tmp_path / "g.json")
+    ticket = bots.play_game(variant.load("usa"), 3, 1, ("ticket",))
+    assert (tmp_path / "g.json").read_text(encoding="utf-8") == record.dumps(record.make_record(ticket))
+    assert min(s.total for s in ticket.result.scores) > 0  # not random bots' -136
+
+
+def test_play_with_random_bots_still_works(tmp_path):
+    run("play", "--seed", "1", "--players", "3", "--bots", "random", "--quiet", "--out", tmp_path / "g.json")
+    random_game = bots.play_game(variant.load("usa"), 3, 1, ("random",))
+    assert (tmp_path / "g.json").read_text(encoding="utf-8") == record.dumps(record.make_record(random_game))
+
+
+def _expected_turns(variant_id: str, players: int, seed: int):
+    """What each turn of the game must say, found independently of the log: per turn (its number),
+    the face-up cards taken (the card in that slot before the pick), the claims with their
+    payments (from the action: the route's length less the locomotives, in the colour), and
+    whether the final round began after it."""
+    ruleset = variant.load(variant_id)
+    turns: list[tuple[int, list[str], bool]] = []
+    state = {"row": None, "final": None, "phase": None, "parts": []}
+
+    def start(game):
+        state["row"], state["phase"] = list(game.state.open_row), game.state.phase
+
+    def act(game, seat, action):
+        names = game.cards.names
+        if action.kind == "draw-card" and action.slot is not None:
+            state["parts"].append(f"face-up {names[state['row'][action.slot]]}")
+        if action.kind == "claim-route" and game.state.players[seat].decision is None:
+            route = game.board.find_route(action.route)
+            colored = route.length - action.locomotives
+            paid = [f"{colored} {action.color}"] if colored else []
+            if action.locomotives:
+                paid.append(f"{action.locomotives} locomotive{'s' if action.locomotives > 1 else ''}")
+            state["parts"].append(f"claimed {route.id} with {' + '.join(paid)}")
+        if game.state.players[seat].decision is None and state["phase"] != "setup":  # the turn is over
+            began = state["final"] is None and game.state.final_round is not None
+            turns.append((game.state.turn, state["parts"], began))
+            state["parts"] = []
+        state["row"], state["phase"], state["final"] = list(game.state.open_row), game.state.phase, game.state.final_round
+
+    bots.play_game(ruleset, players, seed, ("ticket",), on_action=act, on_start=start)
+    return turns
+
+
+@pytest.mark.parametrize(("variant_id", "seed"), [("usa", 3), ("usa", 8)])
+def test_the_turn_log_names_the_cards_taken_and_paid_and_announces_the_final_round(variant_id, seed):
+    lines = run("play", "--variant", variant_id, "--seed", seed, "--players", "4").output.splitlines()
+    turns = _expected_turns(variant_id, 4, seed)
+    by_turn = {int(m[1]): line for line in lines if (m := re.match(r"\s*T(\d+) P\d: ", line))}
+    face_up = claims = 0
+    for turn, parts, began in turns:
+        line = by_turn[turn]
+        for part in parts:
+            assert part in line, (turn, part, line)
+            face_up += part.startswith("face-up")
+            claims += part.startswith("claimed")
+        if began:
+            following = lines[lines.index(line) + 1]
+            assert re.fullmatch(r"\s*-- final round: P\d has \d trains? left; every player plays one last turn --", following)
+    assert face_up > 10 and claims > 10
+    assert sum("-- final round" in line for line in lines) == 1
+    assert sum(1 for line in lines if line.lstrip().startswith("setup P")) == 4
+    assert all("draw slot" not in line and "draw deck" not in line for line in lines)
+    assert any("drew 2 cards from the deck" in line for line in lines)
+
+
+def test_the_turn_log_tells_tunnels_and_stations():
+    out = run("play", "--variant", "europe", "--seed", "3", "--players", "4").output
+    assert re.search(r"tried the tunnel \S.* with \d+ \w+.*; revealed .*: \d more cards? to pay, then "
+                     r"(paid \d+ \w+.* more and claimed|gave up the tunnel)", out)
+    assert re.search(r"built a station in \w+ with \d+ \w+", out)
+
+
 # --- the score table ------------------------------------------------------------------------------
 
 

@@ -28,6 +28,7 @@ from ttr_core.position import score_position
 from ttr_core.scoring import GameResult
 from ttr_cli.bonuses import bonus_columns
 from ttr_cli.preflight import check_out_file
+from ttr_cli.turnlog import TurnLog
 
 _conv = cattrs.Converter()
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
@@ -66,7 +67,8 @@ def main() -> None:
 @click.option("--version", "rules_version", type=int, default=None, help="Rules version (default: the current one).")
 @click.option("--players", type=click.IntRange(1, 10), default=4, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--bots", "bot_names", default="random", show_default=True, help="Comma-separated, cycled over seats; `ttr bots` lists them.")
+@click.option("--bots", "bot_names", default="ticket", show_default=True,
+              help="Comma-separated, cycled over seats (ticket,random); `ttr bots` lists them.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the game record here.")
 @click.option("--quiet", is_flag=True, help="Print only the final table.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -77,8 +79,8 @@ def play(variant_id, rules_version, players, seed, bot_names, out_path, quiet, a
     if out_path is not None:
         check_out_file(out_path)
     ruleset = variant.load(variant_id, rules_version)
-    printer = None if (quiet or as_json) else _TurnPrinter()
-    game = bots.play_game(ruleset, players, seed, names, on_action=printer)
+    log = None if (quiet or as_json) else TurnLog(lambda line: out.print(line, markup=False))
+    game = bots.play_game(ruleset, players, seed, names, on_action=log and log.on_action, on_start=log and log.on_start)
     if out_path:
         record.save(game, out_path)
     _finish(game, as_json, extra={"record": str(out_path) if out_path else None})
@@ -162,37 +164,6 @@ def score_table(game: Game, result: GameResult) -> Table:
             f"[bold]{s.total}[/bold]",
         )
     return table
-
-
-class _TurnPrinter:
-    """One compact line per turn: ``T12 P3 claim Denver-Omaha red+1L``."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def __call__(self, game: Game, seat: int, action) -> None:
-        self.parts.append(describe(game, action))
-        player = game.state.players[seat]
-        if player.decision is None:
-            phase = "setup" if action.kind == "keep-tickets" and game.state.turn == 0 else f"T{game.state.turn}"
-            out.print(f"{phase:>5} {player.name}: {'; '.join(self.parts)}", markup=False)
-            self.parts = []
-
-
-def describe(game: Game, action) -> str:
-    kind = action.kind
-    if kind == "draw-card":
-        return "draw deck" if action.slot is None else f"draw slot {action.slot}"
-    if kind == "claim-route":
-        pay = action.color or "locomotives"
-        extra = f"+{action.locomotives}L" if action.locomotives and action.color else ""
-        extra += f"+{action.triples}x3" if action.triples else ""
-        return f"claim {action.route} {pay}{extra}"
-    if kind == "keep-tickets":
-        return f"keep {len(action.tickets)} ticket(s)"
-    data = game.registry.to_data(action)
-    rest = " ".join(f"{k}={v}" for k, v in data.items() if k != "kind")
-    return f"{kind} {rest}".strip()
 
 
 # --- variants ------------------------------------------------------------------------------
