@@ -104,8 +104,12 @@ def test_line_deltas_use_per_game_means(small):
     assert rep["lines"]["total"]["delta"]["sd"] == pytest.approx(statistics.stdev(per_game), abs=1e-4)
 
 
-def test_rule_sets_on_different_maps_cannot_be_compared():
-    from ttr_core.errors import RecordError
+def test_rule_sets_on_different_maps_are_refused_before_any_game(monkeypatch):
+    from ttr_core.errors import TTRError
 
-    with pytest.raises(RecordError):
+    def no_games(*args, **kwargs):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(compare, "run", no_games)
+    with pytest.raises(TTRError, match="different maps.*wor@2 on map 'usa'; europe@1 on map 'europe'"):
         compare.compare(Target("wor"), Target("europe"), games=1)

@@ -100,3 +100,20 @@ def test_a_rule_set_on_another_map_is_reported_not_raised():
     g = rescore_game(game, [Target("wor"), Target("europe")])
     assert g.results[1] is None and "cannot score under europe" in g.errors[1]
     assert g.results[0] is not None and g.diffs == ()
+
+
+def test_one_target_is_compared_with_the_result_the_game_ended_with():
+    """A wor version 1 game rescored under version 2 only: what version 2 changes is the
+    ticket-leader bonus of the single player with the most completed tickets (+10)."""
+    game = bots.play_game(variant.load("wor", 1), 4, 4, ("ticket",))
+    g = rescore_game(game, [Target("wor", 2)])
+    assert g.against_record and g.recorded == scored_of(game) and g.compared == [g.recorded, g.results[0]]
+    done = [len(s.tickets_completed) for s in game.result.scores]
+    leader = game.result.scores[done.index(max(done))]
+    assert done.count(max(done)) == 1
+    assert [(d.player, d.line, d.values) for d in g.diffs] == [
+        (leader.name, "ticket-leader", (0, 10)), (leader.name, "total", (leader.total, leader.total + 10)),
+    ]
+    # two targets are compared with each other, as before
+    both = rescore_game(game, [Target("wor", 1), Target("wor", 1)])
+    assert not both.against_record and both.diffs == ()

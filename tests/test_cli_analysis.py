@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from ttr_core import record
+from ttr_core import record, variant
 from ttr_analysis import compare, simulate
 from ttr_analysis.rescore import Target
 from ttr_cli.main import main
@@ -15,6 +15,7 @@ from ttr_cli.main import main
 
 def _run(*args: str, code: int = 0):
     result = CliRunner().invoke(main, list(args))
+    assert "Traceback" not in result.output
     assert result.exit_code == code, (result.output, result.exception)
     return result
 
@@ -109,3 +110,77 @@ def test_rescore_prints_names_from_records_literally(tmp_path):
     record.save(game, tmp_path / "odd.json")
     result = _run("rescore", str(tmp_path / "odd.json"), "--variant", "wor", "--variant", "wor-legacy")
     assert "[/x]" in result.stdout and "[bold]B" in result.stdout
+
+
+# --- rescore: one target, broken records, other maps ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def wor1_records(tmp_path_factory):
+    """Two wor games played under rules version 1 (no ticket-leader bonus), and who would get it."""
+    import ttr_bots
+
+    folder = tmp_path_factory.mktemp("wor1")
+    leaders = {}
+    for seed in (4, 5):
+        game = ttr_bots.play_game(variant.load("wor", 1), 4, seed, ("ticket",))
+        record.save(game, folder / f"wor-v1-seed{seed}.json")
+        done = [len(s.tickets_completed) for s in game.result.scores]
+        assert done.count(max(done)) == 1 and max(done) > 0  # a single leader: version 2 gives +10
+        leader = game.result.scores[done.index(max(done))]
+        leaders[seed] = (leader.name, leader.total)
+    return folder, leaders
+
+
+def test_rescore_under_one_target_compares_with_the_recorded_result(wor1_records):
+    folder, leaders = wor1_records
+    path = folder / "wor-v1-seed4.json"
+    name, total = leaders[4]
+    data = json.loads(_run("rescore", str(path), "--variant", "wor@2", "--json", code=0).stdout)
+    (game,) = data["games"]
+    assert game["compared_with_record"] is True
+    assert (game["recorded"]["variant"], game["recorded"]["version"]) == ("wor", 1)
+    assert game["differences"] == [
+        {"player": name, "line": "ticket-leader", "values": [0, 10]},
+        {"player": name, "line": "total", "values": [total, total + 10]},
+    ]
+    text = _run("rescore", str(path), "--variant", "wor@2").stdout
+    assert "total as recorded (wor@1)" in text and "total wor@2" in text
+    row = next(line for line in text.splitlines() if line.startswith(f"│ {name} "))
+    assert f"ticket-leader 0→10, total {total}→{total + 10}" in row
+
+
+def test_a_broken_record_is_reported_and_the_others_are_still_rescored(wor1_records, tmp_path):
+    folder, leaders = wor1_records
+    for p in folder.glob("*.json"):
+        (tmp_path / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    text = (folder / "wor-v1-seed4.json").read_text(encoding="utf-8")
+    (tmp_path / "wor-v1-seed4b.json").write_text(text[: len(text) // 2], encoding="utf-8")  # cut in half
+    result = _run("rescore", str(tmp_path), "--variant", "wor@2", code=2)
+    assert "Traceback" not in result.output
+    assert result.stdout.count("played under wor@1") == 2  # both good games shown
+    assert "2 game(s) rescored" in result.stdout and "1 record(s) could not be read" in result.stdout
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert errors and all(line.startswith(f"error: {tmp_path / 'wor-v1-seed4b.json'}: ") for line in errors)
+    data = json.loads(_run("rescore", str(tmp_path), "--variant", "wor@2", "--json", code=2).stdout)
+    assert [g["seed"] for g in data["games"]] == [4, 5]
+    assert [b["record"] for b in data["broken"]] == [str(tmp_path / "wor-v1-seed4b.json")]
+
+
+def test_rule_sets_on_different_maps_are_refused_up_front_with_one_message(wor1_records):
+    folder, _ = wor1_records
+    result = _run("rescore", str(folder), "--variant", "wor", "--variant", "europe", code=2)
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "error: these rule sets play on different maps, so no game can be scored under all of them: "
+        "wor@2 on map 'usa'; europe@1 on map 'europe'",
+    ]
+
+
+def test_a_record_on_another_map_than_the_target_is_one_message(wor1_records):
+    folder, _ = wor1_records
+    result = _run("rescore", str(folder / "wor-v1-seed4.json"), "--variant", "europe", code=2)
+    assert result.stderr.splitlines() == [
+        f"error: {folder / 'wor-v1-seed4.json'}: cannot score under europe: europe@1 plays on map 'europe', "
+        "the game was played on map 'usa'",
+    ]

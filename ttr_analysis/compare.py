@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from ttr_analysis import plots, stats
-from ttr_analysis.rescore import TOTAL, Target, differences
+from ttr_analysis.rescore import TOTAL, Target, check_same_map, differences
 from ttr_analysis.simulate import GameSummary, SimSpec, run
 
 METHOD = (
@@ -54,6 +54,7 @@ def compare(
     records: bool = False,
 ) -> Comparison:
     a, b = a.resolved(), b.resolved()
+    check_same_map([a, b])  # before any game: B could not score a single one
     spec = SimSpec(a.variant, a.version, players or default_players(a), tuple(bots), (a, b), records)
     played = run(spec, range(seed, seed + games), workers, scheduler, on_progress)
     return Comparison(str(a), str(b), seed, spec.players, spec.bots, tuple(played))

@@ -150,7 +150,11 @@ def winner_changes(scoreds: Sequence[Scored]) -> bool:
 @attrs.frozen
 class GameRescore:
     """One game rescored under several targets. ``results[i]`` is None when target i cannot score
-    the game; ``errors[i]`` then says why."""
+    the game; ``errors[i]`` then says why. ``recorded`` is the game as its own rules scored it (the
+    result the record states).
+
+    What is compared: the targets with each other; a single target with ``recorded`` (rescoring a
+    game under one other rule set asks what that rule set changes)."""
 
     source: str
     variant: str  # as recorded
@@ -159,23 +163,54 @@ class GameRescore:
     targets: tuple[str, ...]  # as asked
     results: tuple[Scored | None, ...]
     errors: tuple[str | None, ...]
+    recorded: Scored | None = None
 
     @property
     def scored(self) -> list[Scored]:
         return [r for r in self.results if r is not None]
 
     @property
+    def against_record(self) -> bool:
+        """True when the only target is compared with the recorded result."""
+        return len(self.targets) == 1 and self.recorded is not None
+
+    @property
+    def compared(self) -> list[Scored]:
+        """The breakdowns compared, in column order."""
+        if self.against_record:
+            return [self.recorded, *self.scored]  # type: ignore[list-item]
+        return self.scored
+
+    @property
     def diffs(self) -> tuple[LineDiff, ...]:
-        return differences(self.scored)
+        return differences(self.compared)
 
     @property
     def winner_changes(self) -> bool:
-        return winner_changes(self.scored)
+        return winner_changes(self.compared)
 
 
 def default_targets(recorded_variant: str, recorded_version: int) -> list[Target]:
     """Without targets: the rules the game was played under, and that variant's current rules."""
     return [Target(recorded_variant, recorded_version), Target(recorded_variant)]
+
+
+def map_of(target: Target) -> tuple[str, str]:
+    """The map ``target`` plays on, and the target as ``variant@version``."""
+    ruleset = variant.load(target.variant, target.version)
+    return ruleset.board.id, f"{ruleset.variant}@{ruleset.version}"
+
+
+def check_same_map(targets: Sequence[Target]) -> None:
+    """Refuse, with one message, rule sets that play on different maps: no game can be scored under
+    all of them (a route or city of one map is not on the other)."""
+    maps: dict[str, list[str]] = {}
+    for target in targets:
+        board, label = map_of(target)
+        maps.setdefault(board, []).append(label)
+    if len(maps) > 1:
+        where = "; ".join(f"{', '.join(labels)} on map {board!r}" for board, labels in maps.items())
+        raise TTRError(f"these rule sets play on different maps, so no game can be scored under all of them: {where}")
 
 
 def rescore_game(game: Game, targets: Sequence[Target], source: str = "") -> GameRescore:
@@ -184,6 +219,9 @@ def rescore_game(game: Game, targets: Sequence[Target], source: str = "") -> Gam
     errors: list[str | None] = []
     for target in targets:
         try:
+            board, label = map_of(target)
+            if board != game.board.id:
+                raise TTRError(f"{label} plays on map {board!r}, the game was played on map {game.board.id!r}")
             results.append(rescore_position(position, target, source or f"seed {game.seed}"))
             errors.append(None)
         except (RecordError, TTRError) as exc:
@@ -192,7 +230,7 @@ def rescore_game(game: Game, targets: Sequence[Target], source: str = "") -> Gam
             errors.append(f"cannot score under {target}: " + "; ".join(problems))
     return GameRescore(
         source, game.ruleset.variant, game.ruleset.version, game.seed,
-        tuple(str(t) for t in targets), tuple(results), tuple(errors),
+        tuple(str(t) for t in targets), tuple(results), tuple(errors), scored_of(game),
     )
 
 
@@ -218,27 +256,34 @@ def record_paths(paths: Sequence[Path]) -> list[Path]:
     return out
 
 
+def _scored_json(r: Scored) -> dict[str, Any]:
+    return {
+        "variant": r.variant,
+        "version": r.version,
+        "scores": [
+            {"name": s.name, **dict(s.lines), "tickets_completed": s.tickets_completed,
+             "tickets_failed": s.tickets_failed, "resigned": s.resigned}
+            for s in r.seats
+        ],
+        "winners": list(r.winners),
+        "decided_by": r.decided_by,
+    }
+
+
 def to_json(g: GameRescore) -> dict[str, Any]:
+    """``differences`` and ``winner_changes`` compare the targets with each other, or the single
+    target with ``recorded`` (``compared_with_record``)."""
     return {
         "record": g.source,
         "variant": g.variant,
         "version": g.version,
         "seed": g.seed,
+        "recorded": _scored_json(g.recorded) if g.recorded is not None else None,
         "rescored": [
-            {"target": t, "error": e} if r is None else {
-                "target": t,
-                "variant": r.variant,
-                "version": r.version,
-                "scores": [
-                    {"name": s.name, **dict(s.lines), "tickets_completed": s.tickets_completed,
-                     "tickets_failed": s.tickets_failed, "resigned": s.resigned}
-                    for s in r.seats
-                ],
-                "winners": list(r.winners),
-                "decided_by": r.decided_by,
-            }
+            {"target": t, "error": e} if r is None else {"target": t, **_scored_json(r)}
             for t, r, e in zip(g.targets, g.results, g.errors)
         ],
+        "compared_with_record": g.against_record,
         "differences": [{"player": d.player, "line": d.line, "values": list(d.values)} for d in g.diffs],
         "winner_changes": g.winner_changes,
     }

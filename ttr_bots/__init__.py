@@ -172,10 +172,14 @@ def play_game(
     bots: Sequence[str] = ("random",),
     on_action: Callable[[Game, int, Action], None] | None = None,
     max_actions: int = 20_000,
+    on_start: Callable[[Game], None] | None = None,
 ) -> Game:
-    """Play a whole game of bots (``bots``: names, cycled over the seats)."""
+    """Play a whole game of bots (``bots``: names, cycled over the seats). ``on_start(game)`` is
+    called once the game is set up, ``on_action(game, seat, action)`` after each action."""
     classes = bot_classes(bots)  # before the game is built: an unknown name costs nothing
     game = Game(ruleset, [f"P{i + 1}" for i in range(players)], seed)
+    if on_start:
+        on_start(game)
     seats = [classes[i % len(classes)](seed, i) for i in range(players)]
     for _ in range(max_actions):
         if game.over:

@@ -22,6 +22,11 @@ from ttr_analysis import rescore as rescore_mod
 from ttr_analysis import simulate as simulate_mod
 from ttr_analysis import stats
 from ttr_core.errors import TTRError
+from ttr_cli.preflight import check_out_dir, require_extra
+
+#: what the optional parts of these commands import (the ``analysis`` extra)
+MATPLOTLIB = ("matplotlib", "matplotlib.backends.backend_agg")  # not pyplot: plots.py picks Agg first
+DASK = ("distributed",)
 
 
 def register(main: click.Group) -> None:
@@ -87,50 +92,71 @@ def rescore(records, targets, as_json):
 
     Per game and per player: which lines of the breakdown differ (routes, tickets, each bonus,
     total), and whether the winner changes. Each record is replayed under the rules version it
-    names first; every rescoring says which version it used.
+    names first; every rescoring says which version it used. With one --variant, the game is
+    compared with the result its record states. A broken record is reported and the others are
+    still rescored (exit code 2 at the end).
     """
     out, err = _consoles()
     chosen = _targets(targets)
+    rescore_mod.check_same_map(chosen)  # unknown rule sets, or on different maps: before any record is read
     paths = rescore_mod.record_paths(records)
     if not paths:
         raise TTRError("no records found (a folder stands for the *.json files in it)")
-    results = [rescore_mod.rescore_record(p, chosen) for p in paths]
-    failed = any(e for r in results for e in r.errors)
+    results, broken = [], []
+    for p in paths:
+        try:
+            results.append(rescore_mod.rescore_record(p, chosen))
+        except TTRError as exc:
+            broken.append({"record": str(p), "problems": list(getattr(exc, "problems", [str(exc)]))})
+    failed = bool(broken) or any(e for r in results for e in r.errors)
     if as_json:
-        data = {"games": [rescore_mod.to_json(r) for r in results],
+        data = {"games": [rescore_mod.to_json(r) for r in results], "broken": broken,
                 "winner_changes": sum(1 for r in results if r.winner_changes)}
         click.echo(json.dumps(data, indent=2))
     else:
         for r in results:
             _print_rescore(out, err, r)
+        for b in broken:
+            for problem in b["problems"]:
+                err.print(f"[red]error:[/red] {escape(problem if problem.startswith(b['record']) else b['record'] + ': ' + problem)}",
+                          markup=True)
         changed = sum(1 for r in results if r.winner_changes)
-        out.print(f"{len(results)} game(s) rescored; the winner changes in {changed}.", markup=False)
+        done = sum(1 for r in results if r.scored)
+        out.print(f"{done} game(s) rescored; the winner changes in {changed}."
+                  + (f" {len(broken)} record(s) could not be read (see the errors)." if broken else ""), markup=False)
     if failed:
         sys.exit(2)
 
 
 def _print_rescore(out, err, r: rescore_mod.GameRescore) -> None:
-    scored = r.scored
-    labels = [s.label if s is not None else t for t, s in zip(r.targets, r.results)]
-    # names, paths and messages come from files: printed literally, never read as rich markup
-    table = Table(title=escape(f"{r.source}: played under {r.variant}@{r.version}, seed {r.seed}"), title_justify="left")
-    table.add_column("Player")
-    for label in labels:
-        table.add_column(escape(f"total {label}"), justify="right")
-    table.add_column("lines that differ")
-    diffs = r.diffs
-    for i, name in enumerate(s.name for s in scored[0].seats) if scored else []:
-        mine = [d for d in diffs if d.player == name]
-        cells = [str(s.seats[i].total) if s is not None else "-" for s in r.results]
-        text = ", ".join(f"{d.line} {'→'.join(str(v) for v in d.values)}" for d in mine) or "none"
-        table.add_row(escape(name), *cells, escape(text))
-    if scored:
-        table.add_row("[bold]winner[/bold]", *(escape(" ".join(s.winners)) if s else "-" for s in r.results),
-                      "[yellow]changes[/yellow]" if r.winner_changes else "same")
-    out.print(table)
+    if r.scored:
+        _rescore_table(out, r)
     for e in r.errors:
         if e:
             err.print(f"[red]error:[/red] {escape(f'{r.source}: {e}')}", markup=True)
+
+
+def _rescore_table(out, r: rescore_mod.GameRescore) -> None:
+    columns = [(f"total {s.label if s is not None else t}", s) for t, s in zip(r.targets, r.results)]
+    if r.against_record:
+        columns.insert(0, (f"total as recorded ({r.recorded.label})", r.recorded))
+    # names, paths and messages come from files: printed literally, never read as rich markup
+    table = Table(title=escape(f"{r.source}: played under {r.variant}@{r.version}, seed {r.seed}"), title_justify="left")
+    table.add_column("Player")
+    for label, _ in columns:
+        table.add_column(escape(label), justify="right")
+    table.add_column("lines that differ")
+    diffs = r.diffs
+    compared = r.compared
+    for i, name in enumerate(s.name for s in compared[0].seats) if compared else []:
+        mine = [d for d in diffs if d.player == name]
+        cells = [str(s.seats[i].total) if s is not None else "-" for _, s in columns]
+        text = ", ".join(f"{d.line} {'→'.join(str(v) for v in d.values)}" for d in mine) or "none"
+        table.add_row(escape(name), *cells, escape(text))
+    if compared:
+        table.add_row("[bold]winner[/bold]", *(escape(" ".join(s.winners)) if s else "-" for _, s in columns),
+                      "[yellow]changes[/yellow]" if r.winner_changes else "same")
+    out.print(table)
 
 
 # --- simulate ---------------------------------------------------------------------------------
@@ -153,6 +179,10 @@ def simulate(variant_id, games, seed, players, bot_names, workers, scheduler, ou
     out, err = _consoles()
     names = _bots(bot_names)
     target = rescore_mod.Target.parse(variant_id)
+    if out_dir is not None:
+        check_out_dir(out_dir)
+    if scheduler is not None:
+        require_extra("analysis", DASK, "--scheduler")
     workers = workers or simulate_mod.local_cores()
     spec = simulate_mod.SimSpec(target.variant, target.version, players or compare_mod.default_players(target),
                                 names, (), out_dir is not None)
@@ -208,26 +238,38 @@ def _print_summary(out, s: dict) -> None:
 @click.option("--bots", "bot_names", default="ticket", show_default=True, help="Comma-separated, cycled over the seats; `ttr bots` lists them.")
 @click.option("--workers", type=click.IntRange(1), default=None, help=_WORKERS_HELP)
 @click.option("--scheduler", default=None, help=_SCHEDULER_HELP)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
-              help="Folder for the plot (PNG and SVG).")
-@click.option("--save-records", is_flag=True, help="Also write every game's record into OUT/records.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the plots (PNG and SVG) and, with --save-records, the records.")
+@click.option("--plots", "want_plots", is_flag=True,
+              help="Write the plots (PNG and SVG; needs the analysis extra): into --out, else the current folder.")
+@click.option("--save-records", is_flag=True, help="Also write every game's record into OUT/records (OUT: --out, else the current folder).")
 @click.option("--json", "as_json", is_flag=True)
-def compare(targets, games, seed, players, bot_names, workers, scheduler, out_dir, save_records, as_json):
+def compare(targets, games, seed, players, bot_names, workers, scheduler, out_dir, want_plots, save_records, as_json):
     """Simulate under rule set A, rescore every game under B: winner changes, and B − A per
-    breakdown line with 95% confidence intervals; writes a plot."""
+    breakdown line with 95% confidence intervals; with --plots or --out, plots too."""
     out, err = _consoles()
     names = _bots(bot_names)
     if len(targets) != 2:
         raise TTRError(f"compare takes --variant exactly twice (A, then B), got {len(targets)}")
     a, b = _targets(targets)
+    plots = want_plots or out_dir is not None
+    folder = out_dir if out_dir is not None else Path(".")
+    if plots or save_records:
+        check_out_dir(folder, "--out" if out_dir is not None else "the current folder")
+    if save_records:
+        check_out_dir(folder / "records", "--save-records")
+    if plots:
+        require_extra("analysis", MATPLOTLIB, "ttr compare --plots" if want_plots else "ttr compare --out (it writes plots)")
+    if scheduler is not None:
+        require_extra("analysis", DASK, "--scheduler")
     workers = workers or simulate_mod.local_cores()
     with _progress(err, games, f"{a} vs {b}") as progress:
         c = compare_mod.compare(a, b, games, seed, players, names, workers, scheduler,
                                 _Tick(progress, games), records=save_records)
     data = compare_mod.report(c)
-    paths = compare_mod.write_plots(c, out_dir)
+    paths = compare_mod.write_plots(c, folder) if plots else []
     if save_records:
-        data["records"] = str(compare_mod.write_records(c, out_dir))
+        data["records"] = str(compare_mod.write_records(c, folder))
     data["plots"] = [str(p) for p in paths]
     if as_json:
         click.echo(json.dumps(data, indent=2))
@@ -254,6 +296,7 @@ def _print_comparison(out, err, d: dict) -> None:
         err.print(f"[yellow]warning:[/yellow] {len(d['export_mismatches'])} game(s) rescore differently under {escape(d['a'])} itself "
                   f"(seeds {escape(str(d['export_mismatches'][:10]))}): the exported position misses something these rules score.", markup=True)
     out.print(f"({d['method']})", markup=False)
-    out.print("Plot: " + ", ".join(d["plots"]), markup=False)
+    if d["plots"]:
+        out.print("Plots: " + ", ".join(d["plots"]), markup=False)
     if d.get("records"):
         out.print(f"Records: {d['records']}", markup=False)

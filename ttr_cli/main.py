@@ -21,14 +21,17 @@ from rich.table import Table
 
 import ttr_bots as bots
 from ttr_core import record, variant
-from ttr_core.errors import FileProblems, TTRError
-from ttr_core.files import parse_json, read_json
+from ttr_core.errors import FileProblems, TTRError, VariantError
+from ttr_core.files import parse_json, read_json, read_toml, structure
 from ttr_core.game import Game
 from ttr_core.position import score_position
 from ttr_core.scoring import GameResult
+from ttr_cli.bonuses import bonus_columns
+from ttr_cli.preflight import check_out_file
+from ttr_cli.turnlog import TurnLog
 
 _conv = cattrs.Converter()
-out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 140)
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -64,7 +67,8 @@ def main() -> None:
 @click.option("--version", "rules_version", type=int, default=None, help="Rules version (default: the current one).")
 @click.option("--players", type=click.IntRange(1, 10), default=4, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--bots", "bot_names", default="random", show_default=True, help="Comma-separated, cycled over seats; `ttr bots` lists them.")
+@click.option("--bots", "bot_names", default="ticket", show_default=True,
+              help="Comma-separated, cycled over seats (ticket,random); `ttr bots` lists them.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the game record here.")
 @click.option("--quiet", is_flag=True, help="Print only the final table.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -72,9 +76,11 @@ def main() -> None:
 def play(variant_id, rules_version, players, seed, bot_names, out_path, quiet, as_json):
     """Play a whole game of bots and print the final score table."""
     names = parse_bots(bot_names)
+    if out_path is not None:
+        check_out_file(out_path)
     ruleset = variant.load(variant_id, rules_version)
-    printer = None if (quiet or as_json) else _TurnPrinter()
-    game = bots.play_game(ruleset, players, seed, names, on_action=printer)
+    log = None if (quiet or as_json) else TurnLog(lambda line: out.print(line, markup=False))
+    game = bots.play_game(ruleset, players, seed, names, on_action=log and log.on_action, on_start=log and log.on_start)
     if out_path:
         record.save(game, out_path)
     _finish(game, as_json, extra={"record": str(out_path) if out_path else None})
@@ -91,6 +97,9 @@ def replay(path, as_json):
     again = record.dumps(record.make_record(game))
     if again != record.dumps(data):
         raise TTRError(f"{path}: replays to the same state but not to the same record bytes")
+    if not as_json:
+        checked = "digest, end and stated result checked" if game.over else "digest checked; the game is not over"
+        out.print(f"{path}: reproduced byte for byte ({len(game.log)} actions replayed; {checked})", markup=False)
     _finish(game, as_json, extra={"record": str(path), "reproduced": True})
 
 
@@ -142,19 +151,19 @@ def _finish(game: Game, as_json: bool, extra: dict[str, Any] | None = None) -> N
         out.print("the game is not over", markup=False)
         return
     out.print(score_table(game, result))
-    won = " and ".join(game.names[s] for s in result.winners.seats)
-    out.print(f"Winner: [bold]{escape(won)}[/bold] (decided by {escape(result.winners.decided_by)}); "
-              f"the game ended because {escape(result.reason)}.", markup=True)
     for s in result.scores:
         for note in s.notes:
             out.print(f"  {s.name}: {note}", markup=False)
         for borrow in s.borrows:
             if borrow.route is None:  # R-STA-3: a station that completes nothing more borrows nothing
                 out.print(f"  {s.name}: {borrow.label} borrowed nothing", markup=False)
+    won = " and ".join(game.names[s] for s in result.winners.seats)
+    out.print(f"Winner: [bold]{escape(won)}[/bold] (decided by {escape(result.winners.decided_by)}); "
+              f"the game ended because {escape(result.reason)}.", markup=True)
 
 
 def score_table(game: Game, result: GameResult) -> Table:
-    bonus_names = sorted({b.name for s in result.scores for b in s.bonuses})
+    bonus_names = bonus_columns(game.ruleset, (b.name for s in result.scores for b in s.bonuses))
     table = Table(title="Final scores")
     for col in ("Player", "Routes", "Tickets done", "Tickets failed", "Ticket pts", *bonus_names, "Total"):
         table.add_column(col, justify="left" if col == "Player" else "right")
@@ -170,37 +179,6 @@ def score_table(game: Game, result: GameResult) -> Table:
             f"[bold]{s.total}[/bold]",
         )
     return table
-
-
-class _TurnPrinter:
-    """One compact line per turn: ``T12 P3 claim Denver-Omaha red+1L``."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def __call__(self, game: Game, seat: int, action) -> None:
-        self.parts.append(describe(game, action))
-        player = game.state.players[seat]
-        if player.decision is None:
-            phase = "setup" if action.kind == "keep-tickets" and game.state.turn == 0 else f"T{game.state.turn}"
-            out.print(f"{phase:>5} {player.name}: {'; '.join(self.parts)}", markup=False)
-            self.parts = []
-
-
-def describe(game: Game, action) -> str:
-    kind = action.kind
-    if kind == "draw-card":
-        return "draw deck" if action.slot is None else f"draw slot {action.slot}"
-    if kind == "claim-route":
-        pay = action.color or "locomotives"
-        extra = f"+{action.locomotives}L" if action.locomotives and action.color else ""
-        extra += f"+{action.triples}x3" if action.triples else ""
-        return f"claim {action.route} {pay}{extra}"
-    if kind == "keep-tickets":
-        return f"keep {len(action.tickets)} ticket(s)"
-    data = game.registry.to_data(action)
-    rest = " ".join(f"{k}={v}" for k, v in data.items() if k != "kind")
-    return f"{kind} {rest}".strip()
 
 
 # --- variants ------------------------------------------------------------------------------
@@ -239,10 +217,15 @@ def variants(ctx, as_json):
 @click.option("--json", "as_json", is_flag=True)
 @guarded
 def variants_show(variant_id, rules_version, as_json):
-    """Show a variant's map, rules version, plugins and parameters."""
+    """Show a variant: its rules versions, the variant it extends, its map, and every plugin with the
+    parameters in force (defaults included)."""
     rs = variant.load(variant_id, rules_version)
+    vf = variant_file(Path(rs.path))
+    current = variant.load(rs.path).version
     data = {
-        "id": rs.variant, "title": rs.title, "version": rs.version, "history": list(rs.notes),
+        "id": rs.variant, "title": rs.title, "version": rs.version, "current": current,
+        "history": [{"version": int(n), "note": vf.versions[n].note} for n in sorted(vf.versions, key=int)],
+        "extends": _parent(vf, Path(rs.path)),
         "map": {"id": rs.board.id, "cities": len(rs.board.cities), "routes": len(rs.board.routes),
                 "tickets": len(rs.board.tickets), "trains": rs.board.trains},
         "players": [rs.players.min, rs.players.max],
@@ -252,14 +235,39 @@ def variants_show(variant_id, rules_version, as_json):
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
-    out.print(f"[bold]{escape(rs.title)}[/bold] ({escape(rs.variant)}, rules version {rs.version}) from {escape(rs.path)}", markup=True)
-    for i, note in enumerate(rs.notes, 1):
-        out.print(f"  v{i}: {note}", markup=False)
+    out.print(f"[bold]{escape(rs.title)}[/bold] ({escape(rs.variant)}, rules version {rs.version}"
+              f"{'' if rs.version == current else f'; new games use {current}'}) from {escape(rs.path)}", markup=True)
+    parent = data["extends"]
+    if parent:
+        how = "pinned" if parent["pinned"] else "its current version"
+        out.print(f"extends {parent['variant']} at rules version {parent['version']} ({how})", markup=False)
+    out.print("rules versions:", markup=False)
+    for h in data["history"]:
+        marks = [m for m, on in (("shown", h["version"] == rs.version), ("current", h["version"] == current)) if on]
+        mark = f" ({', '.join(marks)})" if marks else ""
+        out.print(f"  v{h['version']}{mark}: {h['note'] or '(no note)'}", markup=False)
     m = data["map"]
     out.print(f"map {m['id']}: {m['cities']} cities, {m['routes']} routes, {m['tickets']} tickets, {m['trains']} trains; "
               f"{rs.players.min}-{rs.players.max} players", markup=False)
+    out.print(f"plugins and the parameters in force (defaults included), rules version {rs.version}:", markup=False)
     for name, cfg in data["plugins"].items():
-        out.print(f"  [cyan]{escape(name)}[/cyan] {escape(json.dumps(cfg)) if cfg else ''}", markup=True)
+        params = ", ".join(f"{k} = {json.dumps(v)}" for k, v in cfg.items()) if cfg else "(no parameters)"
+        out.print(f"  [cyan]{escape(name)}[/cyan]: {escape(params)}", markup=True)
+
+
+def variant_file(path: Path) -> variant.VariantFile:
+    """A variant file as written (its own versions and notes, what it extends), not resolved."""
+    return structure(read_toml(path), variant.VariantFile, str(path))
+
+
+def _parent(vf: variant.VariantFile, path: Path) -> dict[str, Any] | None:
+    """What ``vf`` extends: the parent's id and the rules version it builds on."""
+    if not vf.extends:
+        return None
+    name, _, pinned = vf.extends.partition("@")
+    where = str(path.parent / name) if name.endswith(".toml") or "/" in name else name
+    parent = variant.load(where, int(pinned) if pinned else None)
+    return {"variant": parent.variant, "version": parent.version, "pinned": bool(pinned), "file": parent.path}
 
 
 @variants.command("check")
@@ -269,29 +277,45 @@ def variants_show(variant_id, rules_version, as_json):
 @click.option("--json", "as_json", is_flag=True)
 @guarded
 def variants_check(path, games, as_json):
-    """Check a variant file (every rules version); exit code 2 and located messages if it is broken.
+    """Check a variant file, every rules version of it; all the problems found are reported at once,
+    located, with exit code 2.
 
     With --play N: the conformance check for a new variant or house rule. N seeded games of
     random bots over the allowed player counts; after every action the engine's invariants
     (cards, trains, scores, ownership, and every plugin's own) must hold, and every game
-    must replay to the same record.
+    must replay to the same record (exit code 1 if they do not).
     """
     from ttr_kit.testing import conformance_problems
 
-    vf_path = variant.find_variant(path)
-    first = variant.load(str(vf_path))
-    checked = [variant.load(str(vf_path), v) for v in range(1, first.version + 1)]
-    problems = [p for rs in checked for p in conformance_problems(rs, games)] if games else []
-    if as_json:
-        click.echo(json.dumps({"file": str(vf_path), "ok": not problems, "versions": [r.version for r in checked],
-                               "games": games * len(checked), "problems": problems}))
-    else:
-        for p in problems:
-            err.print(f"[red]error:[/red] {escape(p)}", markup=True)
-        played = f"; {games * len(checked)} games played" if games else ""
-        out.print(f"{vf_path}: {'ok' if not problems else 'FAILED'} ({first.variant}, rules versions 1-{first.version}{played})",
-                  markup=False)
+    vf_path = variant.find_variant(path).resolve()
+    vf = variant_file(vf_path)
+    numbers = sorted(int(n) for n in vf.versions if n.isdigit()) or [None]
+    checked, problems = [], []
+    for n in numbers:
+        try:
+            checked.append(variant.load(str(vf_path), n))
+        except VariantError as exc:
+            problems += [p for p in exc.problems if p not in problems]
     if problems:
+        if as_json:
+            click.echo(json.dumps({"file": str(vf_path), "ok": False, "versions": [r.version for r in checked],
+                                   "games": 0, "problems": problems}))
+        else:
+            for p in problems:
+                err.print(f"[red]error:[/red] {escape(p)}", markup=True)
+        sys.exit(2)
+    played = [p for rs in checked for p in conformance_problems(rs, games)] if games else []
+    last = max(r.version for r in checked)
+    if as_json:
+        click.echo(json.dumps({"file": str(vf_path), "ok": not played, "versions": [r.version for r in checked],
+                               "games": games * len(checked), "problems": played}))
+    else:
+        for p in played:
+            err.print(f"[red]error:[/red] {escape(p)}", markup=True)
+        games_text = f"; {games * len(checked)} games played" if games else ""
+        out.print(f"{vf_path}: {'ok' if not played else 'FAILED'} ({checked[0].variant}, rules versions 1-{last}{games_text})",
+                  markup=False)
+    if played:
         sys.exit(1)
 
 

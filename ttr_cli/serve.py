@@ -10,8 +10,16 @@ import sys
 
 import click
 
+from ttr_cli.preflight import MissingExtra, require_extra
+
+#: what ``ttr serve`` imports from the ``serve`` extra (psycopg only for PostgreSQL: checked on use)
+SERVE = ("uvicorn", "fastapi", "starlette", "sqlalchemy", "alembic")
+
 
 def register(main: click.Group) -> None:
+    from ttr_cli.main import guarded  # the cli module is loading us: import what it has defined
+
+    serve.callback = guarded(serve.callback)
     main.add_command(serve)
 
 
@@ -27,15 +35,17 @@ def register(main: click.Group) -> None:
               show_default=True)
 def serve(db_url, host, port, bot_delay, log_level):
     """Serve games over HTTP: the API (/api/docs) and a page to play in (/)."""
+    require_extra("serve", SERVE, "ttr serve")
+    if db_url and db_url.startswith("postgres"):
+        require_extra("serve", ("psycopg",), "ttr serve with PostgreSQL")
     try:
         import uvicorn
 
         from ttr_server import db
         from ttr_server.app import Settings, create_app
-    except ModuleNotFoundError as exc:
-        click.echo(f"error: ttr serve needs the 'serve' extra ({exc.name} is missing): "
-                   'pip install "ttr-engine[serve]"', err=True)
-        sys.exit(2)
+    except ImportError as exc:  # something the extra brings that the list above misses
+        raise MissingExtra(f"ttr serve needs the 'serve' extra ({exc.name or exc} cannot be imported): "
+                           'pip install "ttr-engine[serve]"') from None
     settings = Settings(db_url=db_url or db.default_url(), bot_delay=bot_delay)
     try:
         app = create_app(settings)
