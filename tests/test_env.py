@@ -360,3 +360,14 @@ def test_the_engine_and_the_other_applications_load_without_the_env_extra():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_readme_section_runs_and_states_the_action_space_sizes():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## A standard environment (PettingZoo, Gymnasium)")[1].split("\n## ")[0]
+    code = section.split("```python\n")[1].split("```")[0]
+    exec(compile(code, "README.md", "exec"), {})
+    for variant_id, size in ACTION_SPACE.items():
+        assert f"`{variant_id}`" in section and str(size) in section
