@@ -32,7 +32,9 @@ def wheel(tmp_path_factory) -> Path:
 def test_wheel_adds_only_ttr_prefixed_top_level_names(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith((".dist-info", ".data"))}
-    assert top == {"ttr_core", "ttr_plugins", "ttr_variants", "ttr_bots", "ttr_analysis", "ttr_kit", "ttr_cli", "ttr_server"}
+    assert top == {
+        "ttr_core", "ttr_plugins", "ttr_variants", "ttr_bots", "ttr_analysis", "ttr_kit", "ttr_env", "ttr_cli", "ttr_server"
+    }
 
 
 def test_wheel_ships_variant_and_map_files(wheel):

@@ -1,4 +1,4 @@
-"""The applications (bots, analysis, test kit, command line, server) use only public API, of the
+"""The applications (bots, analysis, test kit, environment, command line, server) use only public API, of the
 engine and of each other: no ``obj._private`` of another object, no ``_private`` name imported
 from another module, so that the engine (and each application) may change its insides freely.
 An object's own private names (``self._x``, ``cls._x``) are its own to use."""
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-APPLICATIONS = ("ttr_bots", "ttr_analysis", "ttr_kit", "ttr_cli", "ttr_server")
+APPLICATIONS = ("ttr_bots", "ttr_analysis", "ttr_kit", "ttr_env", "ttr_cli", "ttr_server")
 #: public despite the underscore: namedtuple's methods
 ALLOWED = {"_replace", "_asdict", "_fields", "_make"}
 

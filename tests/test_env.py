@@ -1,0 +1,373 @@
+"""ttr_env: the PettingZoo environment (PettingZoo's own api_test for every shipped variant), the
+Gymnasium single-seat wrapper (Gymnasium's env checker), the fixed action space (every legal
+action has an index that decodes back to it), observations that hide what the seat cannot see,
+and games of random masked agents that finish."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import warnings
+from typing import ClassVar
+
+import pytest
+
+REASON = "needs the env extra (pip install '.[env]'): PettingZoo, Gymnasium, NumPy"
+np = pytest.importorskip("numpy", reason=REASON)
+gymnasium = pytest.importorskip("gymnasium", reason=REASON)
+pytest.importorskip("pettingzoo", reason=REASON)
+
+import attrs  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+
+import ttr_env  # noqa: E402
+from ttr_core import manager, variant  # noqa: E402
+from ttr_core.actions import Action  # noqa: E402
+from ttr_core.game import Game  # noqa: E402
+from ttr_core.plugin import Plugin, hookimpl  # noqa: E402
+from ttr_env import actions as action_codecs  # noqa: E402
+
+SHIPPED = ("usa", "europe", "wor", "wor-legacy", "wor-europe", "ussr")
+#: players for each variant's api_test: every count from 2 to 6 is covered somewhere
+API_PLAYERS = {"usa": 2, "europe": 3, "wor": 6, "wor-legacy": 4, "wor-europe": 5, "ussr": 3}
+#: the size of each variant's action space: an index is what a trained agent remembers, so a
+#: change of numbering must be deliberate (and noted for users)
+ACTION_SPACE = {"usa": 1075, "europe": 2416, "wor": 1104, "wor-legacy": 1104, "wor-europe": 1555, "ussr": 2214}
+#: what PettingZoo's api_test says of any environment with dict observations (its own classic
+#: games are exempted by name): the observation is {"observation", "action_mask"} on purpose
+EXPECTED_WARNINGS = ("Observation is not a NumPy array", "Observation space for each agent probably should be")
+
+
+def names(players: int) -> list[str]:
+    return [f"player_{i}" for i in range(players)]
+
+
+def run_api_test(env, cycles: int) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env, num_cycles=cycles)
+    unexpected = {str(w.message) for w in caught if not str(w.message).startswith(EXPECTED_WARNINGS)}
+    assert unexpected == set()
+
+
+def test_the_shipped_variants_are_installed():
+    assert set(SHIPPED) <= set(variant.available())
+
+
+# --- PettingZoo ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant_id", SHIPPED)
+def test_pettingzoo_api_test(variant_id):
+    run_api_test(ttr_env.env(variant_id, API_PLAYERS[variant_id]), cycles=25)
+
+
+def test_pettingzoo_api_test_through_a_whole_game_and_a_truncated_one():
+    run_api_test(ttr_env.env("usa", 2), cycles=300)  # ~160 actions: the game ends, all terminate
+    run_api_test(ttr_env.env("europe", 2, max_steps=12), cycles=20)
+
+
+@pytest.mark.parametrize("variant_id", SHIPPED)
+def test_random_masked_agents_finish_games_with_the_final_scores_as_rewards(variant_id):
+    ruleset = variant.load(variant_id)
+    for players, seed in ((ruleset.players.min, 1), (ruleset.players.max, 2)):
+        env = ttr_env.env(variant_id, players)
+        env.reset(seed=seed)
+        rewards, actions = {}, 0
+        for agent in env.agent_iter(5_000):
+            obs, reward, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                assert terminated and not truncated
+                rewards[agent] = (reward, info)
+                env.step(None)
+                continue
+            assert obs["action_mask"].any()
+            env.step(env.action_space(agent).sample(obs["action_mask"]))
+            actions += 1
+        assert env.agents == []
+        result = env.unwrapped.game.result
+        assert result is not None and actions == len(env.unwrapped.game.log)
+        for score in result.scores:
+            reward, info = rewards[f"player_{score.seat}"]
+            assert reward == score.total and info["score"] == score.total
+            assert info["won"] == (score.seat in result.winners.seats)
+
+
+def test_reward_modes_and_the_game_seed_option():
+    finals = {}
+    for mode in ttr_env.REWARDS:
+        env = ttr_env.raw_env("usa", 3, reward=mode)
+        env.reset(options={"game_seed": 7})
+        out = {}
+        while env.agents:
+            obs, reward, terminated, truncated, _ = env.last()
+            if terminated:
+                out[env.agent_selection] = reward
+            env.step(None if terminated else min(np.flatnonzero(obs["action_mask"])))
+        finals[mode] = out
+        winners = set(env.game.result.winners.seats)
+        assert env.game.seed == 7
+    assert finals["score"] == {f"player_{s.seat}": s.total for s in env.game.result.scores}
+    assert finals["win"] == {f"player_{s}": float(s in winners) for s in range(3)}
+    assert finals["win-loss"] == {f"player_{s}": 1.0 if s in winners else -1.0 for s in range(3)}
+    with pytest.raises(ValueError, match="reward must be one of score, win, win-loss"):
+        ttr_env.raw_env("usa", 2, reward="points")
+
+
+def test_truncation_after_max_steps_gives_no_reward():
+    env = ttr_env.raw_env("wor", 3, max_steps=10)
+    env.reset(seed=3)
+    for _ in range(10):
+        obs, *_ = env.last()
+        env.step(env.action_space(env.agent_selection).sample(obs["action_mask"]))
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert set(env.rewards.values()) == {0.0} and not env.game.over
+
+
+def test_an_index_outside_the_mask_is_refused_or_penalised():
+    env = ttr_env.raw_env("usa", 2)
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(ttr_env.IllegalActionIndex, match=f"action {illegal} is not legal now"):
+        env.step(illegal)
+    env = ttr_env.raw_env("usa", 2, illegal_action="penalty", illegal_reward=-5)
+    env.reset(seed=1)
+    agent = env.agent_selection
+    env.step(illegal)
+    assert env.agent_selection == agent and env.game.log == []
+    assert env.last()[1] == -5 and env.infos[agent] == {"illegal_action": illegal}
+
+
+# --- the action space --------------------------------------------------------------------------------
+
+
+def random_positions(variant_id: str, players: int, seed: int, limit: int = 3_000):
+    """Every position of a seeded game of random legal actions: (game, seat to act)."""
+    game = Game(variant.load(variant_id), names(players), seed)
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if game.over:
+            return
+        seat = game.to_act()[0]
+        yield game, seat
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    raise AssertionError(f"{variant_id} seed {seed}: no end after {limit} actions")
+
+
+#: kinds every game of random actions of the variant meets within the seeds below
+KINDS_MET = {
+    "usa": {"claim-route", "draw-card", "draw-tickets", "keep-tickets"},
+    "wor": {"claim-route", "draw-card", "draw-tickets", "keep-tickets"},
+    "wor-legacy": {"claim-route", "draw-card", "draw-tickets", "keep-tickets"},
+    "wor-europe": {"claim-route", "draw-card", "draw-tickets", "keep-tickets", "pay-tunnel", "decline-tunnel"},
+    "europe": {"claim-route", "draw-card", "draw-tickets", "keep-tickets", "pay-tunnel", "decline-tunnel",
+               "build-station"},
+    "ussr": {"claim-route", "draw-card", "draw-tickets", "keep-tickets", "pay-tunnel", "decline-tunnel",
+             "build-station", "play-controller"},
+}
+
+
+@pytest.mark.parametrize("variant_id", SHIPPED)
+def test_every_legal_action_has_an_index_that_decodes_to_it(variant_id):
+    ruleset = variant.load(variant_id)
+    met: set[str] = set()
+    triples = 0
+    for players, seed in ((ruleset.players.min, 11), (ruleset.players.max, 12), (3, 13)):
+        space = ttr_env.encoding(ruleset, players).actions
+        assert space.n == ACTION_SPACE[variant_id]
+        check = random.Random(seed)
+        for game, seat in random_positions(variant_id, players, seed):
+            view = game.view(seat)
+            legal = game.legal_actions(seat)
+            by_index = space.legal(game, seat, view)  # raises if two legal actions share an index
+            assert len(by_index) == len(legal)
+            for index, action in by_index.items():
+                assert space.action(index, view) == action
+                assert space.kind_of(index) == action.kind
+                met.add(action.kind)
+                triples += action.kind == "claim-route" and action.triples > 0
+            # an index decodes to an action the game accepts
+            index = check.choice(sorted(by_index))
+            game.clone().apply(seat, space.action(index, view))
+    assert met >= KINDS_MET[variant_id]
+    if variant_id == "wor-europe":  # 3-for-1 ferries (R-FER-2) are in the space and were legal
+        assert triples
+
+
+def test_the_numbering_is_the_same_for_every_player_count_and_every_build():
+    ruleset = variant.load("ussr")
+    a = ttr_env.ActionEncoding(ruleset, 2)
+    b = ttr_env.ActionEncoding(variant.load("ussr"), 5)
+    assert a.describe() == b.describe()
+    assert [s.kind for s in a.segments] == sorted(s.kind for s in a.segments)
+    assert "resign" not in ttr_env.ActionEncoding(variant.load("wor"), 2).kinds  # any_time: never listed
+    blind = next(s for s in a.segments if s.kind == "draw-card").start
+    assert a.action_data(blind, {}) == {"kind": "draw-card", "slot": None}
+
+
+def test_keep_tickets_and_pay_tunnel_read_the_offer_and_the_attempt_from_the_view():
+    space = ttr_env.encoding(variant.load("europe"), 2).actions
+    keep = next(s for s in space.segments if s.kind == "keep-tickets")
+    view = {"rules": {"tickets_on_offer": ["A-B", "C-D", "E-F"]}}
+    assert space.action_data(keep.start + 0b101 - 1, view) == {"kind": "keep-tickets", "tickets": ["A-B", "E-F"]}
+    assert space.action_data(keep.start + 0b1000 - 1, view) is None  # a 4th position: nothing on offer there
+    pay = next(s for s in space.segments if s.kind == "pay-tunnel")
+    view = {"you": {"seat": 1}, "players": [{"decision": None}, {"decision": {"kind": "tunnel-extra", "extra": 2, "color": "red"}}]}
+    assert space.action_data(pay.start + 1, view) == {"kind": "pay-tunnel", "color": "red", "locomotives": 1}
+    assert space.action_data(pay.start + 2, view) == {"kind": "pay-tunnel", "color": None, "locomotives": 2}
+    assert space.action_data(pay.start + 3, view) is None
+
+
+@attrs.frozen
+class Swap(Action):
+    """A house rule's action with a field."""
+
+    kind: ClassVar[str] = "swap-card"
+    card: str = "red"
+
+
+class Swapping(Plugin):
+    deterministic = True
+
+    @hookimpl
+    def ttr_register_actions(self, registry):
+        registry.add(Swap, self)
+
+    def legal(self, game, seat):
+        return []
+
+
+def test_a_house_rule_action_with_fields_needs_a_codec(tmp_path, monkeypatch):
+    path = tmp_path / "usa-swap.toml"
+    path.write_text('id = "usa-swap"\ntitle = "t"\nextends = "usa"\n[versions.1]\nadd_plugins = ["swapping"]\n')
+    with manager.local_plugins({"swapping": Swapping}):
+        ruleset = variant.load(str(path))
+        with pytest.raises(ttr_env.UnsupportedAction, match=r"'swap-card' \(plugin 'swapping'; fields card\)"):
+            ttr_env.ActionEncoding(ruleset, 2)
+        monkeypatch.setattr(action_codecs, "_CODECS", dict(action_codecs._CODECS))
+        ttr_env.register_codec(
+            "swap-card", lambda ctx: action_codecs.StaticCodec("swap-card", [{"card": "red"}], "red", ctx.probe.registry)
+        )
+        space = ttr_env.ActionEncoding(ruleset, 2)
+    assert space.n == ACTION_SPACE["usa"] + 1 and "swap-card" in space.kinds
+
+
+# --- observations ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant_id", SHIPPED)
+def test_an_observation_is_unchanged_when_what_the_seat_cannot_see_is_dealt_anew(variant_id):
+    players = 3
+    enc = ttr_env.encoding(variant.load(variant_id), players)
+    space = enc.observation_space()
+    rng = random.Random(5)
+    changed_hidden = 0
+    for step, (game, actor) in enumerate(random_positions(variant_id, players, 5)):
+        if step % 7:
+            continue
+        for seat in range(players):
+            obs, legal = enc.observe(game, seat)
+            assert space.contains(obs)
+            twin = game.determinize(seat, rng)
+            again, legal_again = enc.observe(twin, seat)
+            assert np.array_equal(obs["observation"], again["observation"])
+            assert np.array_equal(obs["action_mask"], again["action_mask"])
+            assert legal == legal_again
+            if seat == actor:
+                assert obs["action_mask"].any()
+            changed_hidden += twin.dump() != game.dump()
+    assert changed_hidden  # the test is not vacuous: hidden information did change
+
+
+def test_observations_are_relative_to_the_seat_and_carry_the_own_hand_and_tickets():
+    enc = ttr_env.encoding(variant.load("usa"), 3)
+    game = Game(variant.load("usa"), names(3), 4)
+    for seat in game.to_act():  # everyone keeps all starting tickets
+        view = game.view(seat)
+        keep = next(i for i, a in enc.actions.legal(game, seat, view).items() if len(a.tickets) == 3)
+        game.apply(seat, enc.actions.action(keep, view))
+    obs = enc.observations
+    for seat in range(3):
+        vec, _ = enc.observe(game, seat)
+        v = vec["observation"]
+        me = game.view(seat)["you"]
+        hand = v[obs.part("hand").start:][: len(obs.card_names)]
+        assert {obs.card_names[i]: int(n) for i, n in enumerate(hand) if n} == me["hand"]
+        held = np.flatnonzero(v[obs.part("tickets").start:][: len(game.board.tickets)])
+        assert sorted(game.board.tickets[t].id for t in held) == sorted(me["tickets"])
+        current = v[obs.part("current").start:][:3]
+        assert int(np.flatnonzero(current)[0]) == (game.state.current - seat) % 3
+        assert v[obs.part("to_act").start] == (seat == game.state.current)
+    assert "tickets" in enc.describe() and "claim-route" in enc.describe()
+
+
+# --- Gymnasium ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("variant_id", "opponents"), [("usa", ["random"]), ("ussr", ["ticket", "random"])])
+def test_gymnasium_env_checker(variant_id, opponents):
+    env = gymnasium.make(ttr_env.GYM_ID, variant=variant_id, opponents=opponents, seat=None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+
+
+def test_a_learner_plays_one_seat_against_bots_to_the_end():
+    env = ttr_env.SingleSeatEnv("europe", ["ticket", "random"], seat=None, reward="win-loss")
+    seats = set()
+    for seed in (1, 2, 3):
+        obs, info = env.reset(seed=seed)
+        seats.add(info["seat"])
+        rng = np.random.default_rng(seed)
+        terminated = truncated = False
+        while not (terminated or truncated):
+            assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+            assert env.game.over or env.game.to_act()[0] == env.seat  # the bots have played
+        assert terminated and reward == (1.0 if info["won"] else -1.0)
+        assert info["score"] == env.game.result.scores[env.seat].total
+    assert len(seats) > 1  # seat=None draws the learner's seat
+
+
+def test_single_seat_options():
+    env = ttr_env.SingleSeatEnv("usa", "random", max_steps=3, illegal_action="penalty")
+    obs, _ = env.reset(seed=9)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    log = len(env.game.log)
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info) == (-1.0, False, False, {"illegal_action": illegal})
+    assert len(env.game.log) == log
+    for _ in range(3):
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert truncated and not terminated and info == {"truncated_after": 3}
+    with pytest.raises(Exception, match="unknown bot 'randy'"):
+        ttr_env.SingleSeatEnv("usa", ["randy"])
+    with pytest.raises(ValueError, match="takes 2 to 5 players: give 1 to 4 opponents, not 5"):
+        ttr_env.SingleSeatEnv("usa", ["random"] * 5)
+
+
+# --- packaging -------------------------------------------------------------------------------------
+
+
+def test_the_engine_and_the_other_applications_load_without_the_env_extra():
+    code = (
+        "import sys, ttr_core.game, ttr_core.variant, ttr_bots, ttr_kit.testing, ttr_cli.main\n"
+        "print(sorted({'numpy', 'gymnasium', 'pettingzoo', 'ttr_env'} & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_readme_section_runs_and_states_the_action_space_sizes():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## A standard environment (PettingZoo, Gymnasium)")[1].split("\n## ")[0]
+    code = section.split("```python\n")[1].split("```")[0]
+    exec(compile(code, "README.md", "exec"), {})
+    for variant_id, size in ACTION_SPACE.items():
+        assert f"`{variant_id}`" in section and str(size) in section

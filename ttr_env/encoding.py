@@ -1,0 +1,109 @@
+"""One variant's encoding for one player count: the action space, the observation, their Gymnasium
+spaces, and what both environments share (observing a seat, the rewards at the end)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from ttr_core.actions import Action
+from ttr_core.game import Game
+from ttr_core.scoring import GameResult
+from ttr_core.variant import Ruleset
+from ttr_env.actions import ActionEncoding
+from ttr_env.observations import ObservationEncoding
+
+#: reward modes: ``score`` the seat's final total; ``win`` 1 for a winner, else 0; ``win-loss``
+#: 1 for a winner, else -1 (tied winners all count as winners)
+REWARDS = ("score", "win", "win-loss")
+
+
+class Encoding:
+    """The fixed action space and the observation vector of ``ruleset`` for ``players`` players."""
+
+    def __init__(self, ruleset: Ruleset, players: int) -> None:
+        self.ruleset = ruleset
+        self.players = players
+        self.actions = ActionEncoding(ruleset, players)
+        self.observations = ObservationEncoding(ruleset, players, self.actions)
+
+    @property
+    def n_actions(self) -> int:
+        return self.actions.n
+
+    def action_space(self) -> gymnasium.spaces.Discrete:
+        return gymnasium.spaces.Discrete(self.actions.n)
+
+    def observation_space(self) -> gymnasium.spaces.Dict:
+        """``{"observation": Box(float32), "action_mask": Box(0, 1, int8)}``, PettingZoo's convention
+        for masked actions (``action_space.sample(mask)`` takes the mask as it is)."""
+        return gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(self.observations.low, self.observations.high, dtype=np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, shape=(self.actions.n,), dtype=np.int8),
+        })
+
+    def observe(self, game: Game, seat: int) -> tuple[dict[str, np.ndarray], dict[int, Action]]:
+        """What ``seat`` observes now, and its legal actions by index (the mask's ones)."""
+        view = game.view(seat)
+        legal = self.actions.legal(game, seat, view)
+        mask = np.zeros(self.actions.n, dtype=np.int8)
+        mask[list(legal)] = 1
+        vector = self.observations.encode(view, {a.kind for a in legal.values()})
+        return {"observation": vector, "action_mask": mask}, legal
+
+    def describe(self) -> str:
+        """Both layouts, as text tables."""
+        r = self.ruleset
+        return (
+            f"{r.variant} (rules version {r.version}), {self.players} players\n\n"
+            f"actions ({self.actions.n}):\n{self.actions.describe()}\n\n"
+            f"observation ({self.observations.size} float32):\n{self.observations.describe()}"
+        )
+
+
+_CACHE: dict[tuple[int, int], tuple[Ruleset, Encoding]] = {}
+
+
+def encoding(ruleset: Ruleset, players: int) -> Encoding:
+    """The encoding of ``ruleset`` for ``players`` players, built once per ruleset object."""
+    key = (id(ruleset), players)
+    hit = _CACHE.get(key)
+    if hit is None or hit[0] is not ruleset:
+        hit = _CACHE[key] = (ruleset, Encoding(ruleset, players))
+    return hit[1]
+
+
+def final_rewards(result: GameResult, mode: str) -> list[float]:
+    """The reward of each seat for a finished game (see :data:`REWARDS`)."""
+    winners = set(result.winners.seats)
+    if mode == "score":
+        return [float(s.total) for s in result.scores]
+    lose = 0.0 if mode == "win" else -1.0
+    return [1.0 if s.seat in winners else lose for s in result.scores]
+
+
+def check_reward_mode(mode: str) -> str:
+    if mode not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {mode!r}")
+    return mode
+
+
+def ansi(game: Game, names: Sequence[str] | None = None) -> str:
+    """A few lines about the game for ``render_mode="ansi"``."""
+    st = game.view(None)
+    names = names or [p["name"] for p in st["players"]]
+    lines = [f"{st['variant']} turn {st['turn']} phase {st['phase']}" + (" (final round)" if st["final_round"] else "")]
+    lines.append("open row: " + ", ".join(c or "-" for c in st["open_row"]))
+    for seat, p in enumerate(st["players"]):
+        mark = ">" if seat in st["to_act"] else " "
+        lines.append(
+            f"{mark} {names[seat]}: {p['route_points']} route points, {p['trains']} trains, "
+            f"{p['cards']} cards, {p['tickets']} tickets"
+        )
+    if st.get("result"):
+        res: dict[str, Any] = st["result"]
+        lines.append("result: " + ", ".join(f"{names[s['seat']]} {s['total']}" for s in res["scores"]))
+    return "\n".join(lines) + "\n"
