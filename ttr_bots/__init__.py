@@ -28,6 +28,7 @@ from ttr_core.errors import TTRError
 from ttr_core.game import Game
 from ttr_core.variant import Ruleset
 
+#: the entry-point group bots are declared in
 GROUP = "ttr.bots"
 
 #: bots enabled in-process by ``local_bots`` (tests, a bot not packaged yet)
@@ -53,9 +54,12 @@ class Bot(Protocol):
 
     name: ClassVar[str]
 
-    def __init__(self, seed: int, seat: int) -> None: ...
+    def __init__(self, seed: int, seat: int) -> None:
+        """The player of ``seat`` for the game of ``seed``."""
 
-    def choose(self, game: Game, seat: int) -> Action: ...
+    def choose(self, game: Game, seat: int) -> Action:
+        """The next action of ``seat`` in ``game``: asked whenever ``seat`` is to act, it must return
+        an action the rules accept (``game.apply`` raises an ``IllegalAction`` otherwise)."""
 
 
 class BotError(TTRError):
@@ -174,8 +178,14 @@ def play_game(
     max_actions: int = 20_000,
     on_start: Callable[[Game], None] | None = None,
 ) -> Game:
-    """Play a whole game of bots (``bots``: names, cycled over the seats). ``on_start(game)`` is
-    called once the game is set up, ``on_action(game, seat, action)`` after each action."""
+    """Play a whole game of bots and return it, over (read ``game.result``).
+
+    ``bots`` are names (``ttr bots`` lists them; :func:`local_bots` adds some), cycled over the
+    ``players`` seats, who are named ``P1``, ``P2``... Each seat's bot is built as
+    ``BotClass(seed, seat)``; ``on_start(game)`` is called once the game is set up and
+    ``on_action(game, seat, action)`` after every action (to print or record the game as it
+    goes). An unknown bot name is an :class:`UnknownBot` before the game starts; a game still
+    running after ``max_actions`` actions is a ``RuntimeError``."""
     classes = bot_classes(bots)  # before the game is built: an unknown name costs nothing
     game = Game(ruleset, [f"P{i + 1}" for i in range(players)], seed)
     if on_start:

@@ -20,6 +20,13 @@ from ttr_core.files import make_converter
 
 @attrs.frozen
 class Action:
+    """The base class of every action: a frozen attrs class whose fields are the action's data.
+
+    ``kind`` (a class attribute) names the kind in records and JSON data (``"claim-route"``); the
+    fields are the rest (``route``, ``color``...). Actions are immutable values: equal fields,
+    equal actions, so a host may compare a client's action with ``legal_actions``.
+    """
+
     kind: ClassVar[str] = ""
 
 
@@ -82,9 +89,11 @@ class ActionRegistry:
         return iter(self._by_kind.values())
 
     def for_action(self, action: object) -> Registration | None:
+        """How ``action``'s kind is registered (handler, plugin, when it may be played), or None."""
         return self._by_cls.get(type(action))
 
     def kinds(self) -> list[str]:
+        """The action kinds of this ruleset, sorted."""
         return sorted(self._by_kind)
 
     def action_class(self, kind: str) -> type[Action] | None:
@@ -95,9 +104,14 @@ class ActionRegistry:
     # --- serialisation -------------------------------------------------------------------
 
     def to_data(self, action: Action) -> dict[str, Any]:
+        """``action`` as JSON data: ``{"kind": ..., fields...}``, every field included."""
         return {"kind": action.kind, **self._converter.unstructure(action)}
 
     def from_data(self, data: Any, seat: int | None = None) -> Action:
+        """The action that JSON ``data`` (``{"kind": ..., fields...}``) describes. Fields left out
+        take their defaults. Raises :class:`~ttr_core.errors.MalformedAction` (naming ``seat``) if
+        ``data`` is not an object with a known ``kind`` and fields of the right types; whether the
+        action is legal is ``Game.apply``'s to decide."""
         return self._cached(data, self._structure, seat)
 
     def from_entry(self, entry: dict[str, Any]) -> Action:

@@ -19,10 +19,15 @@ from ttr_core.files import read_json
 from ttr_core.game import Game
 from ttr_core.state import digest
 
+#: the ``format`` every record states; a record of another format is refused
 FORMAT = "ttr-record/1"
 
 
 def make_record(game: Game) -> dict[str, Any]:
+    """The record of ``game`` as JSON data: ``format``, ``variant``, ``version``, ``seed``,
+    ``players``, ``actions`` (``{"seat": s, "kind": ..., fields...}`` each), ``digest`` (of the
+    state the actions lead to), ``over``, and ``result`` once the game is over (``reason``,
+    ``scores`` by player name, ``winners`` by name). A game need not be over to be recorded."""
     record = {
         "format": FORMAT,
         "variant": game.ruleset.variant,
@@ -59,16 +64,23 @@ def dumps(record: Mapping[str, Any]) -> str:
 
 
 def save(game: Game, path: Path) -> str:
+    """Write the record of ``game`` to ``path`` (UTF-8, :func:`dumps`' canonical text) and return
+    the text."""
     text = dumps(make_record(game))
     path.write_text(text, encoding="utf-8")
     return text
 
 
 def load(path: Path) -> dict[str, Any]:
+    """Read a record file and check its shape (not yet that it replays: :func:`replay` does).
+    Raises :class:`~ttr_core.errors.RecordError` listing every problem, located."""
     return check_shape(read_json(path), str(path))
 
 
 def check_shape(data: Any, where: str) -> dict[str, Any]:
+    """Check that ``data`` has the shape of a record (every key, of the right type) and return
+    it; problems are reported as ``where: $.key: problem``, all at once, in a
+    :class:`~ttr_core.errors.RecordError`."""
     problems = []
     if not isinstance(data, dict):
         raise RecordError([f"{where}: a record is a JSON object"])
@@ -100,7 +112,11 @@ def replay(
     ``variant_id`` (at its current version unless ``version`` names one) or ``version`` replay the
     actions under other rules instead (rescoring: the same state, scored another way). The digest
     and ``over`` are still checked, the stated scores and winners are not: they are what the
-    record's own rules gave."""
+    record's own rules gave.
+
+    ``where`` names the record in messages (a file name); ``loader`` loads the ruleset
+    (``variant.load`` by default). Any problem, an action that no longer replays included, is a
+    :class:`~ttr_core.errors.RecordError` located in the record (``$.actions[12]: ...``)."""
     record = check_shape(record, where)
     same_variant = variant_id in (None, record["variant"])
     own_rules = same_variant and version in (None, record["version"])

@@ -100,6 +100,8 @@ def variant_dirs() -> tuple[Path, ...]:
 
 
 def available() -> dict[str, Path]:
+    """Every installed variant, by id: the built-in ones and those shipped by packages through
+    the ``ttr.variants`` entry-point group (a built-in id wins over a third-party one)."""
     found: dict[str, Path] = {}
     for d in variant_dirs():
         for p in sorted(d.glob("*.toml")):
@@ -108,6 +110,8 @@ def available() -> dict[str, Path]:
 
 
 def find_variant(name: str) -> Path:
+    """The file of variant ``name``: an installed id, or a path (``*.toml``, or containing ``/``)
+    taken as it is. An unknown id is a :class:`~ttr_core.errors.VariantError` listing the known ones."""
     if name.endswith(".toml") or "/" in name:
         return Path(name)
     known = available()
@@ -134,7 +138,12 @@ def clear_caches() -> None:
 
 
 def load(name_or_path: str, version: int | None = None) -> Ruleset:
-    """Load a variant by id or path at ``version`` (default: its current version), checked."""
+    """Load a variant by id or path at ``version`` (default: its current version), checked.
+
+    Everything is checked at once (the file, every version up to ``version``, the map, each
+    plugin's parameters, the plugins against each other), and every problem is reported in one
+    :class:`~ttr_core.errors.VariantError`, each located as ``file: $.path: problem``. Loaded
+    rulesets are cached, and shared by their games (:func:`clear_caches` forgets them)."""
     path = find_variant(name_or_path)
     return _load(path.resolve(), version)
 

@@ -20,6 +20,10 @@ _conv = cattrs.Converter()
 
 
 def build_view(game: Game, seat: int | None) -> dict[str, Any]:
+    """What ``game.view(seat)`` returns: the view of ``seat`` (``None``: a spectator) as JSON
+    data (the documentation's page on views lists every key). A seat that does not exist is a
+    :class:`~ttr_core.errors.TTRError`; a plugin failing in ``ttr_view`` is a
+    :class:`~ttr_core.errors.PluginFailed` naming it (the game is unchanged)."""
     st = game.state
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(st.players)):
         # a negative index would show another seat's hand (players[-1] is the last seat)
