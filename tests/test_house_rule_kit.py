@@ -6,6 +6,7 @@ project's wheel, and its own tests (written only with the kit's fixtures) run th
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -276,3 +277,23 @@ def test_the_example_package_installs_and_its_kit_tests_pass_in_a_fresh_venv(pro
                              capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "4 games played" in checked.stdout
+
+
+@pytest.mark.packaging
+def test_the_example_readme_works_as_written_in_a_fresh_checkout(tmp_path):
+    """examples/house-rules/README.md: its shell block, run as it stands from the root of a copy of
+    the checkout (the engine is not on the package index), in a fresh virtual environment."""
+    readme = (EXAMPLE / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```sh\n(.*?)```", readme, re.S).group(1)
+    checkout = tmp_path / "checkout"
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    for name in files:
+        source = ROOT / name
+        if source.is_file():
+            (checkout / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, checkout / name)
+    ran = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=checkout, capture_output=True, text=True,
+                         timeout=1200, env={k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"})
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+    assert "ok (usa-house" in ran.stdout and "Final scores" in ran.stdout
+    assert re.search(r"=+ \d+ passed in ", ran.stdout) and not re.search(r"\b\d+ failed\b", ran.stdout)

@@ -90,3 +90,14 @@ def test_a_hook_implemented_without_its_declaring_plugin_names_that_plugin(tmp_p
     assert result.exit_code == 2
     assert ("plugin 'lighthouse' implements unknown hook 'ttr_claim_started'; it is declared by plugin "
             "'claiming', which this variant does not enable") in result.stderr
+
+
+def test_a_refused_parameter_does_not_hide_what_the_plugins_need(tmp_path):
+    # one version, two problems of different stages: both are reported at once
+    path = tmp_path / "usa-two.toml"
+    path.write_text('id = "usa-two"\ntitle = "t"\nextends = "usa"\n[versions.1]\nremove_plugins = ["ticket-deal"]\n'
+                    '[versions.1.rules.open-row]\nrefill = "sometimes"\n', encoding="utf-8")
+    result = check(path)
+    assert result.exit_code == 2
+    assert f"{path}: $.versions.1.rules.open-row.refill: 'sometimes' is not one of" in result.stderr
+    assert f"{path}: $.versions.1: plugin 'tickets' requires 'ticket-deal'" in result.stderr

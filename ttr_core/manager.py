@@ -16,6 +16,7 @@ import contextlib
 import difflib
 import functools
 import operator
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
@@ -105,7 +106,9 @@ def build_manager(plugins: Sequence[str], configs: Mapping[str, Any]) -> pluggy.
     unmet = _unmet_requirements(pm)
     # a plugin whose needs are unmet also implements hooks nobody declared: its need says it all
     unknown = _unknown_hooks(pm, skip={name for name, _ in unmet})
-    problems = [*(p for _, p in unmet), *unknown, *_single_answers(pm), *_unanswered(pm)]
+    # a hook a plugin declares goes unanswered when its answering plugin is missing: the need says it
+    unanswered = _unanswered(pm, core_only=bool(unmet))
+    problems = [*(p for _, p in unmet), *unknown, *_single_answers(pm), *unanswered]
     if problems:
         raise PluginError(problems[0] if len(problems) == 1 else "; ".join(problems), problems)
     return pm
@@ -170,14 +173,17 @@ def _single_answers(pm: pluggy.PluginManager) -> list[str]:
     return problems
 
 
-def _unanswered(pm: pluggy.PluginManager) -> list[str]:
+def _unanswered(pm: pluggy.PluginManager, core_only: bool) -> list[str]:
     problems = []
     for name in spec_names(pm):
         caller = getattr(pm.hook, name)
         if hookspecs.REQUIRED not in hookspecs.marks_of(caller.spec.function):
             continue
+        if core_only and not hasattr(hookspecs, name):
+            continue
         if not [i for i in caller.get_hookimpls() if not (i.wrapper or i.hookwrapper)]:
-            first_line = (caller.spec.function.__doc__ or "").strip().splitlines()[0].replace("``", "")
+            summary = " ".join((caller.spec.function.__doc__ or "").strip().split("\n\n")[0].split())
+            first_line = re.sub(r":\w+:`([^`]*)`", r"\1", summary.split(". ")[0].rstrip(".")).replace("``", "")
             answering = [n for n, cls in loadable_classes() if hasattr(cls, name)]
             hint = f"; installed plugins that answer it: {', '.join(map(repr, answering))}" if answering else ""
             problems.append(f"no enabled plugin answers the required hook {name!r} ({first_line}){hint}")

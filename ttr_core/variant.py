@@ -272,9 +272,10 @@ def _check(path: Path, vf: VariantFile, number: int, spec: _Spec) -> Ruleset:
     if len(set(spec.plugins)) != len(spec.plugins):
         problems.append(f"{where}: a plugin is listed twice: {', '.join(spec.plugins)}")
     configs: dict[str, Any] = {}
+    classes: dict[str, type] = {}
     for name in spec.plugins:
         try:
-            cls = manager.plugin_class(name)
+            cls = classes[name] = manager.plugin_class(name)
         except PluginError as exc:
             problems.append(f"{where}.plugins: {exc}")
             continue
@@ -295,21 +296,31 @@ def _check(path: Path, vf: VariantFile, number: int, spec: _Spec) -> Ruleset:
             board = load_map(_find_map(spec.map, path))
         except VariantError as exc:
             problems += exc.problems
-    if problems:
-        raise VariantError(problems)
+    if board is None or len(classes) < len(set(spec.plugins)) or len(set(spec.plugins)) != len(spec.plugins):
+        raise VariantError(problems)  # without a board or every plugin, their fit cannot be judged
     players = spec.players or board.players
     if players.min < max(2, board.players.min) or players.max > board.players.max or players.min > players.max:
         problems.append(
             f"{path}: $.players: {players.min}..{players.max} does not fit the map's {board.players.min}..{board.players.max}"
         )
+    # The plugins' fit is judged even when a parameter was refused (that plugin with its defaults),
+    # so that a file's problems are all reported at once.
+    trial = {name: configs.get(name) or _defaults(classes[name]) for name in spec.plugins}
     try:
-        rules = prepared.prepare(spec.plugins, configs, board)
+        rules = prepared.prepare(spec.plugins, trial, board)
     except PluginError as exc:
         raise VariantError(problems + [f"{where}: {p}" for p in exc.problems]) from None
     problems += _check_against_board(rules, board, where)
     if problems:
         raise VariantError(problems)
     return Ruleset(vf.id, number, vf.title, board, spec.plugins, configs, players, rules, spec.notes, str(path))
+
+
+def _defaults(cls: type) -> Any:
+    try:
+        return cls.Config()
+    except Exception:  # noqa: BLE001 - a Config with required fields: the plugin's own default
+        return None
 
 
 def _relocate(problem: str, origin: str) -> str:
