@@ -278,6 +278,35 @@ def bench_replay(games: int, rounds: int) -> dict:
             "target": "≥ 50,000 actions/s", "met": "yes" if rate >= 50_000 else f"no ({50_000 / rate:.1f}×)"}
 
 
+def bench_replay_files(count: int) -> dict:
+    """``ttr replay FOLDER`` (one process, start-up included) against the same records replayed and
+    checked in this process: what many files cost beyond the replays themselves."""
+    import shutil
+    import tempfile
+
+    rs = variant.load("usa")
+    folder = Path(tempfile.mkdtemp(prefix="ttr-bench-records-"))
+    try:
+        for seed in range(count):
+            record.save(play_game(rs, 4, seed), folder / f"{seed:05d}.json")
+        t0 = time.perf_counter()
+        for path in sorted(folder.glob("*.json")):
+            data = record.load(path)
+            assert record.dumps(record.make_record(record.replay(data, str(path)))) == record.dumps(data)
+        inside = time.perf_counter() - t0
+        ttr = str(Path(sys.executable).with_name("ttr")) if Path(sys.executable).with_name("ttr").exists() else "ttr"
+        t0 = time.perf_counter()
+        done = subprocess.run([ttr, "replay", str(folder), "--json"], capture_output=True, text=True)
+        command = time.perf_counter() - t0
+        ok = done.returncode == 0 and json.loads(done.stdout)["reproduced"] == count
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    ratio = command / inside
+    return {"case": f"ttr replay of a folder of {count:,} usa 4p records, one process", "in this process": f"{inside:.2f} s",
+            "ttr replay": f"{command:.2f} s" + ("" if ok else " (FAILED)"), "ratio": f"{ratio:.2f}×",
+            "target": "≤ 1.5×", "met": "yes" if ok and ratio <= 1.5 else "no"}
+
+
 def bench_memory() -> list[dict]:
     from ttr_core.game import Game
 
@@ -362,6 +391,7 @@ def main() -> None:
     con.print(_table("Longest path", bench_longest(args.quick)))
     con.print(_table("End-of-game scoring with stations", bench_station_scoring()))
     con.print(_table("Replay and records", [bench_replay(games // 2 or 5, rounds)]))
+    con.print(_table("Replaying many record files", [bench_replay_files(100 if args.quick else 1000)]))
     con.print(_table("Memory", bench_memory()))
     con.print(_table("Copies for search bots", bench_copies(rounds)))
 

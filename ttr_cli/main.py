@@ -20,6 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 import ttr_bots as bots
+from ttr_analysis.rescore import record_paths
 from ttr_core import record, variant
 from ttr_core.errors import FileProblems, TTRError, VariantError
 from ttr_core.files import parse_json, read_json, read_toml, structure
@@ -87,20 +88,50 @@ def play(variant_id, rules_version, players, seed, bot_names, out_path, quiet, a
 
 
 @main.command()
-@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True)
 @guarded
-def replay(path, as_json):
-    """Replay a game record, check that it reproduces, print its final table."""
+def replay(paths, as_json):
+    """Replay game records, check that each reproduces byte for byte, print the final table.
+
+    PATHS are record files, or folders standing for the *.json records in them, all replayed in
+    this one process. With several records, one line per record and a count at the end; a record
+    that does not reproduce is reported, located, and the others are still replayed (exit code 2).
+    """
+    files = record_paths(paths)
+    if len(files) == 1 and not files[0].is_dir() and files[0] == paths[0]:
+        game = _replayed(files[0])
+        if not as_json:
+            checked = "digest, end and stated result checked" if game.over else "digest checked; the game is not over"
+            out.print(f"{files[0]}: reproduced byte for byte ({len(game.log)} actions replayed; {checked})", markup=False)
+        _finish(game, as_json, extra={"record": str(files[0]), "reproduced": True})
+        return
+    results = []
+    for path in files:
+        try:
+            game = _replayed(path)
+            results.append({"record": str(path), "reproduced": True, "actions": len(game.log), "over": game.over})
+        except TTRError as exc:
+            results.append({"record": str(path), "reproduced": False, "problems": str(exc).splitlines()})
+    bad = [r for r in results if not r["reproduced"]]
+    if as_json:
+        click.echo(json.dumps({"records": results, "reproduced": len(results) - len(bad), "broken": len(bad)}, indent=2))
+    else:
+        for r in results:
+            # a refusal's problems are located already, with the file's name
+            line = f"{r['record']}: reproduced byte for byte ({r['actions']} actions)" if r["reproduced"] else "; ".join(r["problems"])
+            out.print(line, markup=False)
+        out.print(f"{len(results) - len(bad)} of {len(results)} records reproduced", markup=False)
+    if bad or not results:
+        raise SystemExit(2)
+
+
+def _replayed(path: Path) -> Game:
     data = record.load(path)
     game = record.replay(data, str(path))
-    again = record.dumps(record.make_record(game))
-    if again != record.dumps(data):
+    if record.dumps(record.make_record(game)) != record.dumps(data):
         raise TTRError(f"{path}: replays to the same state but not to the same record bytes")
-    if not as_json:
-        checked = "digest, end and stated result checked" if game.over else "digest checked; the game is not over"
-        out.print(f"{path}: reproduced byte for byte ({len(game.log)} actions replayed; {checked})", markup=False)
-    _finish(game, as_json, extra={"record": str(path), "reproduced": True})
+    return game
 
 
 @main.command()
