@@ -94,7 +94,7 @@ class Game(TableOperations):
         self._shared = shared
         self.pm, self.hook, self.registry = shared.pm, shared.hook, shared.registry
         self.deck_counts, self.cards, self._points = shared.deck_counts, shared.cards, shared.points
-        self._snapshots = shared.snapshots
+        self._snapshots, self._answers = shared.snapshots, shared.answers
 
     def _new_state(self, players: Sequence[str]) -> GameState:
         counts = self.deck_counts
@@ -120,7 +120,10 @@ class Game(TableOperations):
 
     def policy(self, hook: str, **kwargs: Any) -> Any:
         """The answer of a per-ruleset hook (``@per_ruleset``), asked once for all the ruleset's games."""
-        return self._shared.policy(hook, **kwargs)
+        try:  # the ruleset's answers, looked up here first: plugins ask at every turn
+            return self._answers[(hook, *sorted(kwargs.items()))]
+        except KeyError:
+            return self._shared.policy(hook, **kwargs)
 
     def active_seats(self) -> list[int]:
         return [i for i, p in enumerate(self.state.players) if not p.resigned]
