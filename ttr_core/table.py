@@ -91,7 +91,12 @@ class TableOperations:
 
     def closed_routes(self, seat: int) -> dict[int, str]:
         """The free routes ``seat`` may not claim now, with the reason (``ttr_closed_routes``, R-PAR)."""
-        return {index: refusal.reason for index, refusal in self.closures(seat).items()}
+        closed: dict[int, str] = {}
+        for answer in self.hook.ttr_closed_routes(game=self, seat=seat):
+            if answer:  # most turns close nothing: listing claims asks this every turn
+                for index, why in answer.items():
+                    closed[index] = why.reason if isinstance(why, Refusal) else why
+        return closed
 
     def closures(self, seat: int) -> dict[int, Refusal]:
         """The free routes ``seat`` may not claim now, each with its ``Refusal``: the code a rule
