@@ -18,13 +18,14 @@ import contextlib
 import difflib
 import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from typing import ClassVar, Protocol
 
 import attrs
 
 from ttr_core.actions import Action
 from ttr_core.errors import TTRError
+from ttr_core.manager import installed
 from ttr_core.game import Game
 from ttr_core.variant import Ruleset
 
@@ -87,13 +88,9 @@ def local_bots(bots: Mapping[str, type[Bot]]) -> Iterator[None]:
             _LOCAL.pop(name, None)
 
 
-@functools.cache
 def available() -> Mapping[str, EntryPoint]:
     """All bots installed, by entry-point name."""
-    found: dict[str, EntryPoint] = {}
-    for ep in entry_points(group=GROUP):
-        found.setdefault(ep.name, ep)
-    return found
+    return installed(GROUP)
 
 
 def names() -> list[str]:

@@ -51,12 +51,17 @@ def local_plugins(plugins: Mapping[str, type]):
 
 
 @functools.cache
-def available() -> Mapping[str, EntryPoint]:
-    """All plugins installed, by entry-point name."""
+def installed(group: str) -> Mapping[str, EntryPoint]:
+    """The entry points of ``group`` by name, the first one found winning (plugins, bots...)."""
     found: dict[str, EntryPoint] = {}
-    for ep in entry_points(group=GROUP):
+    for ep in entry_points(group=group):
         found.setdefault(ep.name, ep)
     return found
+
+
+def available() -> Mapping[str, EntryPoint]:
+    """All plugins installed, by entry-point name."""
+    return installed(GROUP)
 
 
 def plugin_class(name: str) -> type:
