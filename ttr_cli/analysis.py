@@ -79,6 +79,27 @@ _WORKERS_HELP = "Processes on this machine (default: every core); with --schedul
 _SCHEDULER_HELP = "Run on Dask distributed: 'local' starts a LocalCluster, or a scheduler address tcp://host:port."
 
 
+def _played_games(games: int):
+    """The options of the commands that play seeded bot games (simulate, compare)."""
+    options = [
+        click.option("--games", type=click.IntRange(1), default=games, show_default=True),
+        click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed S+i."),
+        click.option("--players", type=click.IntRange(2, 10), default=None,
+                     help="Default: 4, or the nearest count the variant allows."),
+        click.option("--bots", "bot_names", default="ticket", show_default=True,
+                     help="Comma-separated, cycled over the seats; `ttr bots` lists them."),
+        click.option("--workers", type=click.IntRange(1), default=None, help=_WORKERS_HELP),
+        click.option("--scheduler", default=None, help=_SCHEDULER_HELP),
+    ]
+
+    def add(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return add
+
+
 # --- rescore ----------------------------------------------------------------------------------
 
 
@@ -164,12 +185,7 @@ def _rescore_table(out, r: rescore_mod.GameRescore) -> None:
 
 @click.command()
 @click.option("--variant", "variant_id", default="usa", show_default=True, metavar="VARIANT[@VERSION]")
-@click.option("--games", type=click.IntRange(1), default=100, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed S+i.")
-@click.option("--players", type=click.IntRange(2, 10), default=None, help="Default: 4, or the nearest count the variant allows.")
-@click.option("--bots", "bot_names", default="ticket", show_default=True, help="Comma-separated, cycled over the seats; `ttr bots` lists them.")
-@click.option("--workers", type=click.IntRange(1), default=None, help=_WORKERS_HELP)
-@click.option("--scheduler", default=None, help=_SCHEDULER_HELP)
+@_played_games(100)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write every game's record into this folder.")
 @click.option("--json", "as_json", is_flag=True)
@@ -232,12 +248,7 @@ def _print_summary(out, s: dict) -> None:
 @click.command()
 @click.option("--variant", "targets", multiple=True, required=True, metavar="VARIANT[@VERSION]",
               help="Exactly twice: the games are played under the first and rescored under the second.")
-@click.option("--games", type=click.IntRange(1), default=200, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed S+i.")
-@click.option("--players", type=click.IntRange(2, 10), default=None, help="Default: 4, or the nearest count the variant allows.")
-@click.option("--bots", "bot_names", default="ticket", show_default=True, help="Comma-separated, cycled over the seats; `ttr bots` lists them.")
-@click.option("--workers", type=click.IntRange(1), default=None, help=_WORKERS_HELP)
-@click.option("--scheduler", default=None, help=_SCHEDULER_HELP)
+@_played_games(200)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the plots (PNG and SVG) and, with --save-records, the records.")
 @click.option("--plots", "want_plots", is_flag=True,

@@ -28,6 +28,14 @@ from ttr_env.encoding import ansi, check_reward_mode, encoding, final_rewards
 ILLEGAL = ("raise", "penalty")
 
 
+def check_play_options(illegal_action: str, render_mode: str | None, render_modes: list[str]) -> None:
+    """Refuse an unknown ``illegal_action`` or ``render_mode`` (both environments take them)."""
+    if illegal_action not in ILLEGAL:
+        raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, not {illegal_action!r}")
+    if render_mode is not None and render_mode not in render_modes:
+        raise ValueError(f"render_mode must be one of {render_modes}, not {render_mode!r}")
+
+
 class IllegalActionIndex(ValueError):
     """An action index the mask does not allow (with ``illegal_action="raise"``)."""
 
@@ -56,10 +64,7 @@ class TicketToRideEnv(AECEnv):
         lo, hi = self.ruleset.players.min, self.ruleset.players.max
         if not lo <= players <= hi:
             raise ValueError(f"variant {self.ruleset.variant!r} takes {lo} to {hi} players, not {players}")
-        if illegal_action not in ILLEGAL:
-            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, not {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        check_play_options(illegal_action, render_mode, self.metadata["render_modes"])
         self.metadata = {**type(self).metadata, "name": f"ttr_{self.ruleset.variant}_v0"}
         self.reward_mode = check_reward_mode(reward)
         self.max_steps = max_steps

@@ -27,7 +27,7 @@ from ttr_core import variant as variants
 from ttr_core.actions import Action
 from ttr_core.game import Game
 from ttr_core.variant import Ruleset
-from ttr_env.aec import ILLEGAL, IllegalActionIndex
+from ttr_env.aec import IllegalActionIndex, check_play_options
 from ttr_env.encoding import ansi, check_reward_mode, encoding, final_rewards
 
 #: the most bot actions in a row before the environment gives up (a bot that never lets the
@@ -64,10 +64,7 @@ class SingleSeatEnv(gymnasium.Env):
             )
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1}, or None for a seat drawn at each reset")
-        if illegal_action not in ILLEGAL:
-            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, not {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        check_play_options(illegal_action, render_mode, self.metadata["render_modes"])
         self.bot_classes = bot_classes(self.opponents)  # an unknown name fails here, naming the installed bots
         self.fixed_seat = seat
         self.reward_mode = check_reward_mode(reward)

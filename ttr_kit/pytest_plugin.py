@@ -68,7 +68,7 @@ And in the shell, before publishing: ``ttr variants check my-variant.toml --play
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -97,18 +97,12 @@ def ttr_game():
 @pytest.fixture
 def ttr_position():
     def make(
-        variant_id: str | os.PathLike = "usa", players: int = 2, seed: int = 1, version: int | None = None, *,
-        hands: Mapping[int, Mapping[str, int]] | None = None,
-        routes: Mapping[int, Iterable[str]] | None = None,
-        tickets: Mapping[int, Iterable[str]] | None = None,
-        open_row: Iterable[str | None] | None = None,
-        deck_top: Iterable[str] | None = None,
-        turn: int | None = None,
-        trains: Mapping[int, int] | None = None,
+        variant_id: str | os.PathLike = "usa", players: int = 2, seed: int = 1, version: int | None = None,
+        **arrangement: Any,
     ):
+        # the keywords are testing.arrange's (hands, routes, tickets, open_row, deck_top, turn, trains)
         game = testing.keep_all_starting_tickets(testing.new_game(variant_id, players, seed, version))
-        testing.arrange(game, hands=hands, routes=routes, tickets=tickets, open_row=open_row, deck_top=deck_top,
-                        turn=turn, trains=trains)
+        testing.arrange(game, **arrangement)
         testing.assert_invariants(game)
         return game
 
