@@ -53,14 +53,14 @@ def _bots(text: str) -> tuple[str, ...]:
     return parse_bots(text)
 
 
-def _progress(err, total: int, what: str) -> Progress:
+def progress_bar(err, total: int, what: str) -> Progress:
     return Progress(
         TextColumn(f"[bold]{what}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
         TimeElapsedColumn(), TimeRemainingColumn(), console=err, disable=not err.is_terminal,
     )
 
 
-class _Tick:
+class GameTick:
     """Advances a progress bar and shows games per second."""
 
     def __init__(self, progress: Progress, total: int):
@@ -79,14 +79,15 @@ _WORKERS_HELP = "Processes on this machine (default: every core); with --schedul
 _SCHEDULER_HELP = "Run on Dask distributed: 'local' starts a LocalCluster, or a scheduler address tcp://host:port."
 
 
-def _played_games(games: int):
-    """The options of the commands that play seeded bot games (simulate, compare)."""
+def played_games(games: int, players=None, bots: str = "ticket"):
+    """The options of the commands that play seeded bot games (simulate, compare, playtest);
+    ``players``: an option to take instead of the single --players (playtest takes a list)."""
     options = [
         click.option("--games", type=click.IntRange(1), default=games, show_default=True),
         click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed S+i."),
-        click.option("--players", type=click.IntRange(2, 10), default=None,
-                     help="Default: 4, or the nearest count the variant allows."),
-        click.option("--bots", "bot_names", default="ticket", show_default=True,
+        players or click.option("--players", type=click.IntRange(2, 10), default=None,
+                                help="Default: 4, or the nearest count the variant allows."),
+        click.option("--bots", "bot_names", default=bots, show_default=True,
                      help="Comma-separated, cycled over the seats; `ttr bots` lists them."),
         click.option("--workers", type=click.IntRange(1), default=None, help=_WORKERS_HELP),
         click.option("--scheduler", default=None, help=_SCHEDULER_HELP),
@@ -185,7 +186,7 @@ def _rescore_table(out, r: rescore_mod.GameRescore) -> None:
 
 @click.command()
 @click.option("--variant", "variant_id", default="usa", show_default=True, metavar="VARIANT[@VERSION]")
-@_played_games(100)
+@played_games(100)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write every game's record into this folder.")
 @click.option("--json", "as_json", is_flag=True)
@@ -204,8 +205,8 @@ def simulate(variant_id, games, seed, players, bot_names, workers, scheduler, ou
                                 names, (), out_dir is not None)
     simulate_mod.check_spec(spec)
     t0 = time.perf_counter()
-    with _progress(err, games, "simulating") as progress:
-        played = simulate_mod.run(spec, range(seed, seed + games), workers, scheduler, _Tick(progress, games))
+    with progress_bar(err, games, "simulating") as progress:
+        played = simulate_mod.run(spec, range(seed, seed + games), workers, scheduler, GameTick(progress, games))
     elapsed = time.perf_counter() - t0
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -248,7 +249,7 @@ def _print_summary(out, s: dict) -> None:
 @click.command()
 @click.option("--variant", "targets", multiple=True, required=True, metavar="VARIANT[@VERSION]",
               help="Exactly twice: the games are played under the first and rescored under the second.")
-@_played_games(200)
+@played_games(200)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the plots (PNG and SVG) and, with --save-records, the records.")
 @click.option("--plots", "want_plots", is_flag=True,
@@ -274,9 +275,9 @@ def compare(targets, games, seed, players, bot_names, workers, scheduler, out_di
     if scheduler is not None:
         require_extra("analysis", DASK, "--scheduler")
     workers = workers or simulate_mod.local_cores()
-    with _progress(err, games, f"{a} vs {b}") as progress:
+    with progress_bar(err, games, f"{a} vs {b}") as progress:
         c = compare_mod.compare(a, b, games, seed, players, names, workers, scheduler,
-                                _Tick(progress, games), records=save_records)
+                                GameTick(progress, games), records=save_records)
     data = compare_mod.report(c)
     paths = compare_mod.write_plots(c, folder) if plots else []
     if save_records:
