@@ -29,7 +29,8 @@ th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; text-align: right; ver
 th:first-child, td:first-child { text-align: left; } th { background: #f2f2f2; }
 td.up { color: #b2182b; } td.down { color: #2166ac; }
 .charts { display: flex; flex-wrap: wrap; gap: 8px; } .charts svg.chart { width: 520px; max-width: 100%; height: auto; }
-.boards { display: flex; flex-wrap: wrap; gap: 10px; } .boards figure { margin: 0; flex: 1 1 540px; max-width: 49.5%; } .boards p { flex: 1 1 100%; }
+.boards { display: flex; flex-wrap: wrap; gap: 10px; } .boards figure { margin: 0; flex: 1 1 540px; max-width: 49.5%; } .boards figure:only-child { max-width: 100%; }
+td.t { text-align: left; } .boards p { flex: 1 1 100%; }
 .boards svg { width: 100%; height: auto; border: 1px solid #ccc; } figcaption { font-size: 12px; color: #444; }
 .note { color: #555; font-size: 13px; } code { background: #f4f4f4; padding: 0 3px; }
 details { margin: 6px 0; } summary { cursor: pointer; color: #4c72b0; }
@@ -165,8 +166,10 @@ def _run_line(report: Mapping[str, Any]) -> str:
 
 
 def _overview(report: Mapping[str, Any], counts: Sequence[Count]) -> str:
-    heads = ["players", "side", "first seat wins", "first seat score edge", "game length (turns)", "tickets completed",
+    heads = ["players", "rules", "first seat wins", "first seat score edge", "game length (turns)", "tickets completed",
              "most contested route", "rule failures (games)"]
+    if report["against"]:
+        heads.append(f"winner changes when rescored under {escape(report['against'])}")
     rows = []
     for c in counts:
         for side in c.sides:
@@ -176,17 +179,26 @@ def _overview(report: Mapping[str, Any], counts: Sequence[Count]) -> str:
             n_fail = sum(fails[k]["k"] for k in ("ended_by_passing", "deck_and_discard_exhausted", "resignations"))
             top = f["board"]["contested"][0] if f["board"]["contested"] else None
             rows.append(
-                f"<tr><td>{c.players}</td><td>{escape(c.label(side))}</td>"
+                f'<tr><td>{c.players}</td><td class="t">{escape(c.label(side))}</td>'
                 + _td([*base, "balance", "win_rate_by_seat", "1"], f["balance"]["win_rate_by_seat"]["1"], True)
                 + _td([*base, "balance", "score_edge_by_seat", "1"], f["balance"]["score_edge_by_seat"]["1"], False)
                 + _td([*base, "balance", "turns"], f["balance"]["turns"], False)
                 + _td([*base, "tickets", "completion"], f["tickets"]["completion"], True)
-                + (f"<td>{escape(top)} ({f['board']['routes'][top]['early']['mean']:.0%} early)</td>" if top else "<td>–</td>")
-                + f"<td>{n_fail}</td></tr>")
+                + (f'<td class="t">{escape(top)} ({f["board"]["routes"][top]["early"]["mean"]:.0%} early)</td>' if top else "<td>–</td>")
+                + f"<td>{n_fail}</td>" + _rescore_cell(c, side) + "</tr>")
     return (f'<section id="overview"><h2>Overview</h2><table><tr>{"".join(f"<th>{h}</th>" for h in heads)}</tr>'
             f'{"".join(rows)}</table><p class="note">First seat wins: an even game gives 1/players. Score edge: the '
             f"seat's total minus its table's mean. Rule failures: games ended by passing, with deck and discard "
             f"exhausted, or with a resignation.</p></section>")
+
+
+def _rescore_cell(c: Count, side: str) -> str:
+    if not c.report["against"]:
+        return ""
+    if side != "variant":
+        return "<td></td>"
+    w = c.report["counts"][c.players]["rescored"]["winner_changes"]
+    return _td(["counts", c.players, "rescored", "winner_changes"], w, True)
 
 
 def _count_section(c: Count, board: Board) -> str:
@@ -279,7 +291,7 @@ def _contested_table(c: Count, ids: Sequence[str]) -> str:
         rows.append(f"<tr><td>{escape(rid)}</td>{_td([*base, rid, 'claimed'], v['claimed'], True)}"
                     f"{_td([*base, rid, 'early'], v['early'], True)}{_plain([*base, rid, 'median_turn'], v['median_turn'])}"
                     f"{_plain([*base, rid, 'median_part_of_game'], v['median_part_of_game'], _num(v['median_part_of_game'], True))}"
-                    f"<td>{escape(styles)}</td></tr>")
+                    f'<td class="t">{escape(styles)}</td></tr>')
     return ("<table><tr><th>route</th><th>claimed</th><th>claimed early</th><th>median turn</th>"
             "<th>median point of the game</th><th>claimed by (games)</th></tr>" + "".join(rows) + "</table>")
 
@@ -356,10 +368,11 @@ def _failures(c: Count) -> str:
             how = (f"seed {ex}: <code>ttr replay records/{escape(variant)}-v{version}-{c.players}p-seed{ex}.json</code>"
                    if ex is not None else "–")
             extra = f" (at least {v['threshold']}; longest {v['longest']})" if key == "long_pass_runs" else ""
-            rows.append(f"<tr><td>{escape(text + extra)}</td><td>{escape(c.label(s))}</td>{_td(base, v, True)}<td>{how}</td></tr>")
+            rows.append(f'<tr><td>{escape(text + extra)}</td><td class="t">{escape(c.label(s))}</td>{_td(base, v, True)}<td class="t">{how}</td></tr>')
         cap = f["turn_cap"]
-        rows.append(f"<tr><td>games stopped at the cap of {cap['actions']:,} actions</td><td>{escape(c.label(s))}</td>"
-                    f"{_plain(['counts', c.players, s, 'failures', 'turn_cap', 'games'], cap['games'])}<td>{escape(cap['note'])}</td></tr>")
+        rows.append(f"<tr><td>games stopped at the cap of {cap['actions']:,} actions</td><td class='t'>{escape(c.label(s))}</td>"
+                    f"{_plain(['counts', c.players, s, 'failures', 'turn_cap', 'games'], cap['games'])}"
+                    f"<td class='t'>{escape(cap['note'])}</td></tr>")
     return ("<h3>Rule failures</h3><table><tr><th>what</th><th>rules</th><th>share</th><th>example</th></tr>"
             + "".join(rows) + "</table>"
             + f'<p class="note">Passes per game: {_est_text(c.fig()["failures"]["passes_per_game"], False)} '
