@@ -213,3 +213,42 @@ def test_bad_input_is_refused_before_anything_is_written(tmp_path, args, message
     assert code == 2
     assert message in text and "Traceback" not in text
     assert not out.exists()
+
+
+def test_rule_failures_are_counted_with_an_example_to_replay(monkeypatch, tmp_path):
+    """On the tiny test map (6 routes) random bots claim everything early, then draw until the deck
+    and the discard are empty, and every player passes in a row: the game ends (R-TURN-2)."""
+    installed = variant.available
+    monkeypatch.setattr(variant, "available", lambda: {**installed(), "tiny": Path(__file__).parent / "data" / "tiny.toml"})
+    from ttr_analysis import playtest
+
+    monkeypatch.setattr(playtest, "LONG_PASS_RUN", 1)  # these games pass once per player
+    out = tmp_path / "tiny"
+    code, text = _run("--variant", "tiny", "--players", "2", "--games", "4", "--bots", "random", "--workers", "1",
+                      "--out", str(out))
+    assert code == 0, text
+    fails = json.loads((out / "playtest.json").read_text())["counts"]["2"]["variant"]["failures"]
+    ended, emptied, passes, runs = [], {}, [], 0
+    for seed in range(1, 5):
+        seen = {"turn": 0}
+
+        def watch(game, seat, action, seen=seen, seed=seed):
+            st = game.state
+            if not st.deck and not st.discard and st.phase == "play" and seed not in emptied:
+                emptied[seed] = seen["turn"] + 1  # the turn during which they ran out
+            seen["turn"] = st.turn
+
+        game = play_game(variant.load("tiny"), 2, seed, ("random",), on_action=watch)
+        passed = Counter(seat for seat, a in game.log if a.kind == "pass")
+        passes.append(sum(passed.values()))
+        runs += len(passed)
+        if game.log[-1][1].kind == "pass":
+            ended.append(seed)
+    assert (fails["ended_by_passing"]["k"], fails["ended_by_passing"]["example"]) == (len(ended), ended[0])
+    assert fails["deck_and_discard_exhausted"]["k"] == len(emptied)
+    assert fails["deck_and_discard_exhausted"]["first_turn"] == min(emptied.values())
+    assert fails["passes_per_game"]["mean"] == pytest.approx(statistics.fmean(passes))
+    assert fails["long_pass_runs"]["k"] == runs
+    assert (out / "records" / f"tiny-v1-2p-seed{ended[0]}.json").exists()
+    html = (out / "playtest.html").read_text()
+    assert f"ttr replay records/tiny-v1-2p-seed{ended[0]}.json" in html

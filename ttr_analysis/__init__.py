@@ -4,8 +4,11 @@
   each bonus, total) under any variant or rules version, and what differs between them;
 * :mod:`~ttr_analysis.simulate`: seeded bot games on local processes or Dask;
 * :mod:`~ttr_analysis.compare`: simulate under one rule set, rescore under another, with
-  confidence intervals (:mod:`~ttr_analysis.stats`) and plots (:mod:`~ttr_analysis.plots`).
+  confidence intervals (:mod:`~ttr_analysis.stats`) and plots (:mod:`~ttr_analysis.plots`);
+* :mod:`~ttr_analysis.playtest`: the figures of a playtest report for rule designers, per player
+  count, from replayed records; drawn as one offline HTML page by :mod:`~ttr_analysis.playtest_html`
+  (charts: :mod:`~ttr_analysis.svg_charts`, the board: :mod:`~ttr_analysis.board_svg`).
 
-``ttr rescore``, ``ttr simulate`` and ``ttr compare`` (``ttr_cli.analysis``) are thin
+``ttr rescore``, ``ttr simulate``, ``ttr compare`` (``ttr_cli.analysis``) and ``ttr playtest`` are thin
 shells around these modules; scripts can call them directly.
 """

@@ -34,8 +34,10 @@ from typing import Any
 import attrs
 
 from ttr_analysis import stats
-from ttr_analysis.rescore import TOTAL, Scored, Target, differences as line_differences, rescore_position, scored_of
+from ttr_analysis.rescore import TOTAL, Scored, Target, check_same_map, rescore_position, scored_of
+from ttr_analysis.rescore import differences as line_differences
 from ttr_analysis.simulate import GameSummary, SimSpec, run
+from ttr_bots import bot_classes
 from ttr_core import record, variant
 from ttr_core.board import Board
 from ttr_core.errors import TTRError
@@ -107,6 +109,7 @@ class GameFacts:
     turns: int
     actions: int
     end_reason: str
+    last_action: str  # the kind of the action that ended the game
     totals: tuple[int, ...]
     winners: tuple[int, ...]  # seats
     decided_by: str
@@ -177,6 +180,7 @@ def game_facts(summary: GameSummary, rescore: Sequence[Target] = ()) -> GameFact
         turns=game.state.turn,
         actions=len(game.log),
         end_reason=result.reason,
+        last_action=game.log[-1][1].kind if game.log else "",
         totals=tuple(s.total for s in result.scores),
         winners=tuple(result.winners.seats),
         decided_by=result.winners.decided_by,
@@ -419,7 +423,7 @@ def bonus_figures(games: Sequence[GameFacts]) -> dict[str, Any]:
 
 def failure_figures(games: Sequence[GameFacts]) -> dict[str, Any]:
     n = len(games)
-    passed_out = [g for g in games if any(g.passes) and "pass" in g.end_reason]
+    passed_out = [g for g in games if g.last_action == "pass"]
     exhausted = [g for g in games if g.exhausted_at is not None]
     long_runs = [(g, s) for g in games for s in range(g.players) if g.longest_pass_run[s] >= LONG_PASS_RUN]
     resigned = [g for g in games if any(g.resigned)]
@@ -483,9 +487,6 @@ class Plan:
 def check_plan(plan: Plan) -> tuple[Board, Target, Target | None]:
     """Refuse, before any game, what no game could give: an unknown rule set, player counts a rule
     set does not take, two rule sets on different maps. Returns the map and the resolved targets."""
-    from ttr_analysis.rescore import check_same_map
-    from ttr_bots import bot_classes
-
     targets = [plan.target] + ([plan.against] if plan.against else [])
     rulesets = [variant.load(t.variant, t.version) for t in targets]
     if plan.against:
