@@ -120,24 +120,20 @@ def heat_map(
 
 
 def _route(r, geo: Layout, fill: str, note: str) -> str:
+    """A route as its row of cars, drawn along the x axis of a group moved and turned onto the
+    line between its cities (shifted sideways for a double); the cars inherit the group's colours."""
     (ax, ay), (bx, by) = geo.pos[r.a], geo.pos[r.b]
     dx, dy = bx - ax, by - ay
     length = math.hypot(dx, dy) or 1
-    ux, uy = dx / length, dy / length
-    nx, ny = -uy, ux
-    off = geo.offset[r.id]
     margin, gap = min(9, length / 6), 1.5
     car = max((length - 2 * margin - gap * (r.length - 1)) / r.length, 2)
     angle = math.degrees(math.atan2(dy, dx))
     dash = ' stroke-dasharray="2 1.5"' if r.tunnel else ""
-    parts = [f'<g class="route" data-route="{escape(r.id)}"><title>{escape(r.id + (": " + note if note else ""))}</title>']
-    for i in range(r.length):
-        along = margin + car / 2 + i * (car + gap)
-        cx, cy = ax + ux * along + nx * off, ay + uy * along + ny * off
-        parts.append(f'<rect x="{_f(-car / 2)}" y="-4" width="{_f(car)}" height="8" rx="1.2" fill="{fill}" '
-                     f'stroke="#333" stroke-width=".8"{dash} transform="translate({_f(cx)} {_f(cy)}) rotate({_f(angle)})"/>')
-    parts.append("</g>")
-    return "".join(parts)
+    cars = "".join(f'<rect x="{_f(margin + i * (car + gap))}" y="{_f(geo.offset[r.id] - 4)}" width="{_f(car)}" height="8" rx="1.2"/>'
+                   for i in range(r.length))
+    return (f'<g class="route" data-route="{escape(r.id)}" fill="{fill}" stroke="#333" stroke-width=".8"{dash} '
+            f'transform="translate({_f(ax)} {_f(ay)}) rotate({_f(angle)})">'
+            f'<title>{escape(r.id + (": " + note if note else ""))}</title>{cars}</g>')
 
 
 def _legend(scale: Scale, top: float) -> str:
