@@ -252,3 +252,18 @@ def test_rule_failures_are_counted_with_an_example_to_replay(monkeypatch, tmp_pa
     assert (out / "records" / f"tiny-v1-2p-seed{ended[0]}.json").exists()
     html = (out / "playtest.html").read_text()
     assert f"ttr replay records/tiny-v1-2p-seed{ended[0]}.json" in html
+
+
+def test_differences_by_hand():
+    from ttr_analysis.playtest import average, difference, share
+
+    # Newcombe: 8/10 − 5/10 = 0.3, from the Wilson limits [0.4902, 0.9433] and [0.2366, 0.7634]
+    d = difference(share(5, 10), share(8, 10))
+    assert d["mean"] == pytest.approx(0.3)
+    assert (d["low"], d["high"]) == pytest.approx((0.3 - ((0.8 - 0.4902) ** 2 + (0.7634 - 0.5) ** 2) ** 0.5,
+                                                   0.3 + ((0.9433 - 0.8) ** 2 + (0.5 - 0.2366) ** 2) ** 0.5), abs=2e-4)
+    # means: 4 − 2 = 2 ± 1.96·√(sd²/n + sd²/n), each sample's variance 2/3 over 4 values
+    m = difference(average([1, 2, 3, 2]), average([3, 4, 5, 4]))
+    half = 1.959964 * ((2 / 3) / 4 * 2) ** 0.5
+    assert (m["mean"], m["low"], m["high"]) == pytest.approx((2, 2 - half, 2 + half), abs=1e-3)
+    assert difference(share(0, 0), share(1, 2)) is None

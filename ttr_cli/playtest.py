@@ -21,6 +21,7 @@ from ttr_analysis.rescore import Target
 from ttr_cli.analysis import DASK, GameTick, played_games, progress_bar
 from ttr_cli.preflight import check_out_dir, require_extra
 from ttr_core import variant
+from ttr_core.board import Board
 from ttr_core.errors import TTRError
 
 REPORT_HTML = "playtest.html"
@@ -98,7 +99,8 @@ def playtest(variant_id, against_id, games, seed, players_text, bot_names, worke
     out.print(f"{total} games in {elapsed:.1f} s; report: {out_dir / REPORT_HTML}, figures: {out_dir / REPORT_JSON}", markup=False)
 
 
-def write(out_dir: Path, report: dict, board, examples: dict[str, str]) -> list[Path]:
+def write(out_dir: Path, report: dict, board: Board, examples: dict[str, str]) -> list[Path]:
+    """The page, the JSON and the example records; the paths written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     html, data = out_dir / REPORT_HTML, out_dir / REPORT_JSON
     data.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
