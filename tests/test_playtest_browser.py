@@ -40,7 +40,7 @@ def reports(tmp_path_factory) -> tuple[Path, Path, Path]:
     base = tmp_path_factory.mktemp("playtest-browser")
     for name, args in (("usa", ["--variant", "usa", "--players", "2-5"]),
                        ("wor", ["--variant", "wor", "--against", "wor-legacy", "--players", "4"])):
-        result = CliRunner().invoke(main, ["playtest", *args, "--games", "4", "--workers", "1", "--out", str(base / name)])
+        result = CliRunner().invoke(main, ["playtest", *args, "--games", "2", "--workers", "1", "--out", str(base / name)])
         assert result.exit_code == 0, result.output
     ARTIFACTS.mkdir(exist_ok=True)
     return base / "usa", base / "wor", ARTIFACTS
