@@ -342,7 +342,10 @@ function drawBoard() {
   const overlays = [];
   for (const t of trails) {
     const points = trailPoints(t.routes);
-    if (points) overlays.push(svg("polyline", { class: "trail", "data-seat": t.seat, points, stroke: playerColor(t.seat) }, [svg("title", {}, [`${snap.seats[t.seat].name}'s longest trail: ${t.length} spaces`])]));
+    if (!points) continue;
+    // a light casing under the dashes, so that the trail shows over the owner's own cars
+    overlays.push(svg("polyline", { class: "trail-casing", points }));
+    overlays.push(svg("polyline", { class: "trail", "data-seat": t.seat, points, stroke: playerColor(t.seat) }, [svg("title", {}, [`${snap.seats[t.seat].name}'s longest trail: ${t.length} spaces`])]));
   }
   for (const b of borrowsOf()) {
     const r = board.routes.find((x) => x.id === b.route);
