@@ -252,6 +252,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     _errors(app)
     _api(app, service, hub, settings, engine)
+    _game_page_api(app, service)
     _pages(app)
     return app
 
@@ -484,3 +485,77 @@ def _pages(app: FastAPI) -> None:
     @app.get("/watch/{game_id}", include_in_schema=False)
     def play(game_id: GameId):
         return FileResponse(str(STATIC / "play.html"), media_type="text/html")
+
+
+# --- what the game page shows beside the board: the move log, the trails, claim refusals --------
+
+
+class MoveOut(BaseModel):
+    first: int = Field(description="The number of the turn's first action (from 1).")
+    last: int = Field(description="The number of its last action so far.")
+    seat: int
+    name: str
+    turn: int | None = Field(description="The game's turn number; null in the setup.")
+    text: str = Field(description='The turn in words: "Bob claimed Denver-Omaha with 4 red".')
+    over: bool = Field(description="False for the turn still going on (a second card, a tunnel's extra cards).")
+    routes: list[str] = Field(description="The routes the turn claimed or freed.")
+    cities: list[str] = Field(description="The cities where it built.")
+    final_round: str | None = Field(description="Set when the final round began with this turn: what it means.")
+
+
+class MovesOut(BaseModel):
+    game: str
+    version: int
+    moves: list[MoveOut] = Field(description="Oldest first; the same for every reader (nothing hidden is named).")
+
+
+class TrailOut(BaseModel):
+    seat: int
+    length: int
+    routes: list[str]
+
+
+class TrailsOut(BaseModel):
+    game: str
+    version: int
+    trails: list[TrailOut]
+
+
+class RefusalOut(BaseModel):
+    code: str
+    reason: str
+
+
+class ClaimCheckOut(BaseModel):
+    route: str
+    possible: bool
+    refusal: RefusalOut | None = Field(description="Why not: the engine's code and reason (with its rule id).")
+    missing: dict[str, int] | None = Field(description="When the hand is short: the fewest cards it lacks.")
+
+
+def _game_page_api(app: FastAPI, service: GameService) -> None:
+    from ttr_server.moves import GamePageData
+
+    data = GamePageData(service)
+    app.state.game_page = data
+
+    @app.get("/api/games/{game_id}/moves", response_model=MovesOut, tags=["games"],
+             responses={k: _ERRORS[k] for k in (404,)})
+    def moves(game_id: GameId, since: Annotated[int, Query(ge=0, le=10**9)] = 0):
+        """The move log: every turn in words, for seats and spectators alike (cards drawn blind and
+        tickets are never named). `since`: only the turns whose last action came after it."""
+        return JSONResponse(data.moves(game_id, since))
+
+    @app.get("/api/games/{game_id}/trails", response_model=TrailsOut, tags=["games"],
+             responses={k: _ERRORS[k] for k in (404, 409)})
+    def trails(game_id: GameId):
+        """Each player's longest trail, route by route (R-BON-1), once the game is over."""
+        return JSONResponse(data.trails(game_id))
+
+    @app.get("/api/games/{game_id}/claim-check", response_model=ClaimCheckOut, tags=["games"],
+             responses={k: _ERRORS[k] for k in (401, 404)})
+    def claim_check(game_id: GameId, token: Token, route: Annotated[str, Query(min_length=1, max_length=100)]):
+        """Whether your hand could claim `route` now and, if not, why: the engine's refusal
+        (taken, closed by a rule, too few trains, or the cards the hand lacks)."""
+        seat = _seat(service, game_id, token)
+        return JSONResponse(data.claim_check(game_id, seat, route))

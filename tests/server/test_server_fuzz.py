@@ -34,6 +34,10 @@ OPERATIONS = [
     ("POST", "/api/games/{game_id}/actions"),
     ("POST", "/api/games/{game_id}/resign"),
     ("GET", "/api/games/{game_id}/record"),
+    # the game page's: the move log, the trails, claim checks
+    ("GET", "/api/games/{game_id}/moves"),
+    ("GET", "/api/games/{game_id}/trails"),
+    ("GET", "/api/games/{game_id}/claim-check"),
 ]
 
 
