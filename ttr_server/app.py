@@ -35,6 +35,8 @@ from ttr_core.files import read_toml
 from ttr_server import db
 from ttr_server.events import Hub
 from ttr_server.limits import BodyLimit, SecurityHeaders
+from ttr_server import lobby_api
+from ttr_server.lobby import Lobby
 from ttr_server.service import GameService, Rejected, ServiceError, Snapshot, Status, Unauthorized
 
 log = logging.getLogger("ttr_server")
@@ -240,7 +242,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="1",
         summary="Ticket to Ride games over HTTP: create, read as a seat or a spectator, act, follow, resign, records.",
         openapi_url="/api/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,  # served by _pages from the package's own copy of Swagger UI: it works offline
         redoc_url=None,
         lifespan=lifespan,
         # what any request may get, whatever its route: the body checks run before routing
@@ -252,6 +254,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     _errors(app)
     _api(app, service, hub, settings, engine)
+    app.include_router(lobby_api.router(Lobby(service), token=_token, errors=_ERRORS))
     _pages(app)
     return app
 
@@ -484,3 +487,11 @@ def _pages(app: FastAPI) -> None:
     @app.get("/watch/{game_id}", include_in_schema=False)
     def play(game_id: GameId):
         return FileResponse(str(STATIC / "play.html"), media_type="text/html")
+
+    @app.get("/join/{game_id}", include_in_schema=False)
+    def join(game_id: GameId):
+        return FileResponse(str(STATIC / "join.html"), media_type="text/html")
+
+    @app.get("/api/docs", include_in_schema=False)
+    def docs():
+        return FileResponse(str(STATIC / "docs.html"), media_type="text/html")
