@@ -257,7 +257,7 @@ class Lobby:
         if row is None:
             raise NotFound(f"this game has no seat {seat}")
         if row.bot is not None:
-            raise Rejected(f"seat {seat} is played by the server ({row.bot}); it has no link")
+            raise Rejected(f"seat {seat} is played by the server's bot {row.bot!r}; it has no link")
         if row.name is None:
             conn.execute(sa.update(s).where(s.c.game_id == game_id, s.c.seat == seat)
                          .values(invite_hash=hash_token(secret)))
@@ -287,7 +287,7 @@ def _seat_to_take(seats: Sequence, given: str | None, listed: bool) -> int:
     if found is None:
         raise InvitationInvalid("this invitation is not one of this game's: it may have been replaced by a new one")
     if found.name is not None:
-        raise InvitationUsed(f"this invitation was used already: seat {found.seat + 1} is {found.name}'s")
+        raise InvitationUsed(f"this invitation was used already, by {found.name}")
     return found.seat
 
 
