@@ -185,6 +185,17 @@ class Lobby:
 
     # --- joining ------------------------------------------------------------------------------
 
+    def check(self, game_id: str, invitation: str | None) -> int:
+        """The seat ``join`` would give now (nothing is taken): so that a page can say at once that
+        a link is stale, before its reader types a name. Refuses as ``join`` would."""
+        given = None if invitation is None else hash_token(invitation)
+        with self.service.reads.connect() as conn:
+            game = conn.execute(sa.select(db.lobby_games).where(db.lobby_games.c.id == game_id)).first()
+            if game is None:
+                raise NotFound(f"no game {game_id!r} in the lobby")
+            seats = self._seats(conn, [game_id]).get(game_id, [])
+        return _seat_to_take(seats, given, bool(game.listed))
+
     def join(self, game_id: str, name: str, invitation: str | None = None) -> Joined:
         """Take the seat of ``invitation`` (once), or without one the first free seat of a listed
         game; the seat's token is returned to the joiner alone. The last seat starts the game."""

@@ -52,6 +52,14 @@ class JoinIn(_In):
                                    description="The invitation from your link; none to take a free seat of a listed game.")
 
 
+class CheckIn(_In):
+    invitation: str | None = Field(None, min_length=1, max_length=200, description="As for joining.")
+
+
+class CheckedOut(BaseModel):
+    seat: int = Field(description="The seat a join would take now.")
+
+
 class LobbySeatOut(BaseModel):
     seat: int
     name: str | None
@@ -163,6 +171,11 @@ def router(lobby: Lobby, *, token: Callable, errors: dict[int, dict]) -> APIRout
     def read(game_id: GameId):
         """A game of the lobby: its seats, taken (by whom) or open, and whether it has started."""
         return JSONResponse(lobby_game(lobby.get(game_id)))
+
+    @api.post("/{game_id}/check", response_model=CheckedOut, responses=refusals(403, 404, 409, 422))
+    def check(game_id: GameId, body: CheckIn):
+        """Whether a join would get a seat now, and which (nothing is taken): refused as the join would be."""
+        return JSONResponse({"seat": lobby.check(game_id, body.invitation)})
 
     @api.post("/{game_id}/join", response_model=JoinedOut, responses=refusals(403, 404, 409, 422))
     def join(game_id: GameId, body: JoinIn):
