@@ -19,6 +19,7 @@ from ttr_core import variant
 from ttr_core.errors import TTRError
 from ttr_server.lobby import Lobby, LobbyGame
 
+SECRET = {"Cache-Control": "no-store"}  # a response with a secret in it is kept by no cache
 NAME = r"^[^\x00-\x1f\x7f]+$"
 GameId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,40}$", description="The game id.")]  # as app.GAME_ID
 Seat = Annotated[int, Path(ge=0, le=9, description="A seat, from 0.")]
@@ -165,7 +166,8 @@ def router(lobby: Lobby, *, token: Callable, errors: dict[int, dict]) -> APIRout
             seats.append({**s, "token": tok, "url": None if tok is None else f"/play/{g.id}#{tok}",
                           "invitation_url": None if inv is None else invitation_url(g.id, inv)})
         return JSONResponse({"game": lobby_game(g), "host_token": opened.host_token, "seats": seats,
-                             "join_url": f"/join/{g.id}", "spectator_url": f"/watch/{g.id}"}, status_code=201)
+                             "join_url": f"/join/{g.id}", "spectator_url": f"/watch/{g.id}"},
+                            status_code=201, headers=SECRET)
 
     @api.get("/{game_id}", response_model=LobbyGameOut, responses=refusals(404))
     def read(game_id: GameId):
@@ -183,7 +185,8 @@ def router(lobby: Lobby, *, token: Callable, errors: dict[int, dict]) -> APIRout
         without one a free seat of a listed game (409 when none is left)."""
         joined = lobby.join(game_id, body.name, body.invitation)
         return JSONResponse({"game": joined.game_id, "seat": joined.seat, "token": joined.token,
-                             "url": f"/play/{joined.game_id}#{joined.token}", "started": joined.started})
+                             "url": f"/play/{joined.game_id}#{joined.token}", "started": joined.started},
+                            headers=SECRET)
 
     @api.post("/{game_id}/seats/{seat}/reissue", response_model=ReissuedOut, responses=refusals(401, 404, 422))
     def reissue(game_id: GameId, seat: Seat, host: str | None = Depends(token)):
@@ -192,6 +195,7 @@ def router(lobby: Lobby, *, token: Callable, errors: dict[int, dict]) -> APIRout
         r = lobby.reissue(game_id, host, seat)
         return JSONResponse({"seat": r.seat, "token": r.token,
                              "url": None if r.token is None else f"/play/{game_id}#{r.token}",
-                             "invitation_url": None if r.invitation is None else invitation_url(game_id, r.invitation)})
+                             "invitation_url": None if r.invitation is None else invitation_url(game_id, r.invitation)},
+                            headers=SECRET)
 
     return api

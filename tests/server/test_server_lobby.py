@@ -229,6 +229,9 @@ def test_no_response_that_another_player_or_a_spectator_sees_holds_a_secret(clie
     }
     for who in ("ada", "bob", "cy"):
         seen[f"{who}'s view"] = (client.get(f"/api/games/{gid}", headers=bearer(secrets[who])).text, set())
+    r = client.post("/api/lobby", json={"variant": "usa", "seats": ADA_AND_AN_OPEN_SEAT})
+    for with_secret in (bob, cy, r, reissue(client, r.json(), 1, r.json()["host_token"])):
+        assert "no-store" in with_secret.headers.get("cache-control", "")  # no cache keeps a secret
     for reader, (text, own) in seen.items():
         leaked = [name for name, secret in secrets.items() if name not in own and secret in text]
         assert leaked == [], f"{reader} shows {leaked}"
