@@ -1,8 +1,9 @@
 """The web application: the HTTP API (documented at ``/api/openapi.json``) and the pages.
 
 Errors are JSON ``{"error": code, "reason": sentence}`` with a 4xx status: 400 a malformed
-request, 401 a missing or wrong seat token, 404 an unknown game or variant, 409 a stale state
-version (nothing applied) or a record asked for before the end, 413 a body over the size limit,
+request, 401 a missing or wrong seat token, 403 an invitation that is not the game's (the lobby,
+``lobby_api.py``), 404 an unknown game or variant, 409 a stale state version (nothing applied), a
+record asked for before the end, a used invitation or a full game, 413 a body over the size limit,
 422 a request that is well formed but that the rules refuse (with the engine's reason).
 A seat's token travels in ``Authorization: Bearer <token>``; without one a reader is a spectator.
 """
@@ -32,10 +33,9 @@ from ttr_core import record as records
 from ttr_core import variant
 from ttr_core.errors import TTRError, VariantError
 from ttr_core.files import read_toml
-from ttr_server import db
+from ttr_server import db, lobby_api
 from ttr_server.events import Hub
 from ttr_server.limits import BodyLimit, SecurityHeaders
-from ttr_server import lobby_api
 from ttr_server.lobby import Lobby
 from ttr_server.service import GameService, Rejected, ServiceError, Snapshot, Status, Unauthorized
 

@@ -216,12 +216,7 @@ class Lobby:
     def _join(self, conn: sa.Connection, game_id: str, name: str, given: str | None,
               token: str) -> tuple[Joined, Prepared | None]:
         g, s = db.lobby_games, db.lobby_seats
-        game = conn.execute(sa.select(g).where(g.c.id == game_id)).first()
-        if game is None:
-            raise NotFound(f"no game {game_id!r} in the lobby")
-        # Every join of a game takes its row's lock first, so that joins of one game follow one
-        # another (in any number of server processes) and exactly one of them takes the last seat.
-        conn.execute(sa.update(g).where(g.c.id == game_id).values(joins=g.c.joins + 1))
+        game = _lock(conn, game_id)
         seats = conn.execute(sa.select(s).where(s.c.game_id == game_id).order_by(s.c.seat)).all()
         seat = _seat_to_take(seats, given, bool(game.listed))
         if any(r.name == name for r in seats):
@@ -257,13 +252,10 @@ class Lobby:
         return self.service.commits.run(game_id, write)
 
     def _reissue(self, conn: sa.Connection, game_id: str, host: str, seat: int, secret: str) -> Reissued:
-        g, s = db.lobby_games, db.lobby_seats
-        game = conn.execute(sa.select(g).where(g.c.id == game_id)).first()
-        if game is None:
-            raise NotFound(f"no game {game_id!r} in the lobby")
+        s = db.lobby_seats
+        game = _lock(conn, game_id)
         if not _matches(host, game.host_hash):
             raise Unauthorized("this token is not the host's of this game")
-        conn.execute(sa.update(g).where(g.c.id == game_id).values(joins=g.c.joins + 1))  # as join: one at a time
         row = conn.execute(sa.select(s).where(s.c.game_id == game_id, s.c.seat == seat)).first()
         if row is None:
             raise NotFound(f"this game has no seat {seat}")
@@ -281,6 +273,17 @@ class Lobby:
             seats[seat]["token_hash"] = hash_token(secret)
             conn.execute(sa.update(db.games).where(db.games.c.id == game_id).values(seats=json.dumps(seats)))
         return Reissued(seat, secret, None)
+
+
+def _lock(conn: sa.Connection, game_id: str):
+    """Take the lobby game's row lock, then read the row. Every join and re-issue of a game starts
+    so: they follow one another in any number of server processes, exactly one join takes the last
+    seat, and a SQLite transaction asks for the write lock first (one that read before writing could
+    not wait for it: SQLite answers "database is locked" at once to avoid a deadlock)."""
+    g = db.lobby_games
+    if conn.execute(sa.update(g).where(g.c.id == game_id).values(joins=g.c.joins + 1)).rowcount != 1:
+        raise NotFound(f"no game {game_id!r} in the lobby")
+    return conn.execute(sa.select(g).where(g.c.id == game_id)).one()
 
 
 def _seat_to_take(seats: Sequence, given: str | None, listed: bool) -> int:

@@ -108,22 +108,27 @@ def test_an_unlisted_game_takes_nobody_without_an_invitation_a_listed_one_anybod
     assert r.status_code == 409 and r.json()["error"] == "game-full"
 
 
-def test_seats_are_taken_once_when_many_join_at_the_same_moment(client):
-    """Joins of one game follow one another: each free seat goes to exactly one of them, and the
-    game starts once, with exactly those players."""
+def test_seats_are_taken_once_when_many_join_at_the_same_moment(make_client, database_url):
+    """Joins of one game follow one another, in one server process and across two on one database
+    (each with its own writer): each free seat goes to exactly one joiner, and the game starts
+    once, with exactly those players."""
     from ttr_server.lobby import Lobby
+    from ttr_server.service import ServiceError
 
-    opened = open_game(client, [{"name": "Ada"}, {}, {}, {}], listed=True)
-    lobby = Lobby(client.app.state.service)
+    one, two = make_client(db_url=database_url), make_client(db_url=database_url)
+    opened = open_game(one, [{"name": "Ada"}, {}, {}, {}], listed=True)
+    lobbies = [Lobby(one.app.state.service), Lobby(two.app.state.service)]
     outcomes: dict[str, object] = {}
+    start = threading.Barrier(8)
 
-    def try_join(name):
+    def try_join(i):
+        start.wait()
         try:
-            outcomes[name] = lobby.join(opened["game"]["game"], name)
+            outcomes[f"P{i}"] = lobbies[i % 2].join(opened["game"]["game"], f"P{i}")
         except Exception as exc:  # noqa: BLE001 - recorded and checked below
-            outcomes[name] = exc
+            outcomes[f"P{i}"] = exc
 
-    threads = [threading.Thread(target=try_join, args=(f"P{i}",)) for i in range(8)]
+    threads = [threading.Thread(target=try_join, args=(i,)) for i in range(8)]
     for t in threads:
         t.start()
     for t in threads:
@@ -131,12 +136,13 @@ def test_seats_are_taken_once_when_many_join_at_the_same_moment(client):
     joined = {name: o for name, o in outcomes.items() if not isinstance(o, Exception)}
     refused = [o for o in outcomes.values() if isinstance(o, Exception)]
     assert len(outcomes) == 8 and sorted(j.seat for j in joined.values()) == [1, 2, 3]
-    assert all(getattr(e, "code", None) == "game-full" for e in refused) and len(refused) == 5
+    assert [e.code if isinstance(e, ServiceError) else repr(e) for e in refused] == ["game-full"] * 5
     assert sum(j.started for j in joined.values()) == 1
-    game = client.get(f"/api/games/{opened['game']['game']}").json()
+    game = two.get(f"/api/games/{opened['game']['game']}").json()
     assert sorted(s["name"] for s in game["seats"]) == sorted(["Ada", *joined])
     for name, j in joined.items():
-        assert client.get(f"/api/games/{j.game_id}", headers=bearer(j.token)).json()["seat"] == j.seat
+        for server in (one, two):
+            assert server.get(f"/api/games/{j.game_id}", headers=bearer(j.token)).json()["seat"] == j.seat
 
 
 def test_a_game_with_a_bot_starts_and_the_bot_plays_once_the_seats_are_taken(client):
@@ -156,11 +162,10 @@ def test_a_game_with_a_bot_starts_and_the_bot_plays_once_the_seats_are_taken(cli
 # --- the host's recovery of a lost link -------------------------------------------------------------
 
 
-def test_a_reissued_token_replaces_the_old_one_in_every_server_process(make_client, tmp_path):
+def test_a_reissued_token_replaces_the_old_one_in_every_server_process(make_client, database_url):
     """Two server processes on one database: the old token is refused by the one that had the game
     in memory as well as by the one that re-issued it."""
-    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
-    one, two = make_client(db_url=url), make_client(db_url=url)
+    one, two = make_client(db_url=database_url), make_client(db_url=database_url)
     opened = open_game(one)
     gid = opened["game"]["game"]
     bob = join(one, opened, "Bob", invitation(opened, 1)).json()

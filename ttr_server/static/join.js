@@ -20,7 +20,7 @@ function bad(title, why, watch = false) {
   $("bad-link").hidden = false;
 }
 
-function seatItem(seat, game) {
+function seatItem(seat) {
   const label = seat.open ? el("span", { class: "open" }, ["open"]) : el("span", {}, [seat.bot ? `${seat.name} (bot)` : seat.name]);
   const parts = [el("span", {}, [`Seat ${seat.seat + 1}:`]), label];
   const host = storedHost(gameId);
@@ -31,7 +31,7 @@ function seatItem(seat, game) {
     parts.push(button);
   }
   const item = el("li", { "data-seat": String(seat.seat) }, parts);
-  return item;
+  return item; // the button's handler reads it once clicked
 }
 
 async function reissue(seat, host, item) {
@@ -45,7 +45,7 @@ async function reissue(seat, host, item) {
 
 function showGame(game) {
   $("game-title").textContent = `${game.title} — ${game.free ? `${game.free} of ${game.seats.length} seats free` : "every seat taken"}`;
-  $("seat-list").replaceChildren(...game.seats.map((s) => seatItem(s, game)));
+  $("seat-list").replaceChildren(...game.seats.map(seatItem));
   $("game").hidden = false;
 }
 
