@@ -137,22 +137,32 @@ def test_a_second_browser_finds_the_game_in_the_lobby_joins_by_link_and_rejoins(
     assert people.unexpected() == []
 
 
-def test_the_first_to_join_waits_until_the_last_seat_is_taken(browsers):
+def test_players_wait_until_the_last_seat_is_taken(browsers):
+    """The creator opens her own seat link and a first joiner takes an invitation before the
+    last seat is taken, from the lobby's Join link: both wait, then all three are at the table."""
     server, people = browsers
-    opened = _post(server.base, "/api/lobby", {"variant": "usa", "seats": [{}, {}]})
-    first, second = (opened["seats"][i]["invitation_url"] for i in (0, 1))
-    ada, bob = people.person(), people.person()
-    ada.goto(server.base + first)
-    ada.fill("#name", "Ada")
-    ada.click("#join")
+    opened = _post(server.base, "/api/lobby", {"variant": "usa", "listed": True, "seats": [{"name": "Ada"}, {}, {}]})
+    gid = opened["game"]["game"]
+    ada, bob, cy = people.person(), people.person(), people.person()
+    ada.goto(server.base + opened["seats"][0]["url"])
+    ada.wait_for_url(f"**/join/{gid}")
     ada.wait_for_selector("#held-text.waiting")
-    assert "Waiting for 1 more player" in ada.inner_text("#held-text")
-    bob.goto(server.base + second)
+    assert "Waiting for 2 more players" in ada.inner_text("#held-text")
+
+    bob.goto(server.base + opened["seats"][1]["invitation_url"])
     bob.fill("#name", "Bob")
     bob.click("#join")
-    for page in (ada, bob):  # both go to their seats once the game starts
-        page.wait_for_url(f"**/play/{opened['game']['game']}#*")
+    bob.wait_for_selector("#held-text.waiting")
+    assert "Waiting for 1 more player" in bob.inner_text("#held-text")
+
+    cy.goto(server.base + "/")
+    cy.click(f"#open-games tr[data-game='{gid}'] a.join-link")
+    cy.fill("#name", "Cy")
+    cy.click("#join")
+    for page, seat in ((ada, 0), (bob, 1), (cy, 2)):  # each goes to their own seat once the game starts
+        page.wait_for_url(f"**/play/{gid}#*")
         page.wait_for_selector("#keep-tickets")
+        assert _get(server.base, f"/api/games/{gid}", urlsplit(page.url).fragment)["seat"] == seat
     assert people.unexpected() == []
 
 

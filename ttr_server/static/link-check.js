@@ -75,7 +75,11 @@ async function check(gameId) {
   }
   if (got === 404) {
     if ((await status(`/api/lobby/${encodeURIComponent(gameId)}`)) === 200) {
-      location.replace(`/join/${encodeURIComponent(gameId)}`); // not started: its seats are being taken
+      // Not started: its seats are being taken. A seat link opened now (the creator's own, say)
+      // is kept, so that the join page waits with it and comes back here once the game starts;
+      // a wrong one is dropped then (the 401 below).
+      if (token) store(gameId, token);
+      location.replace(`/join/${encodeURIComponent(gameId)}`);
       await new Promise(() => {});
     }
     await badLink("No such game", `There is no game "${gameId}" on this server: the link may be mistyped, or the game was deleted.`, [home]);
