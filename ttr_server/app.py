@@ -1,8 +1,9 @@
 """The web application: the HTTP API (documented at ``/api/openapi.json``) and the pages.
 
 Errors are JSON ``{"error": code, "reason": sentence}`` with a 4xx status: 400 a malformed
-request, 401 a missing or wrong seat token, 404 an unknown game or variant, 409 a stale state
-version (nothing applied) or a record asked for before the end, 413 a body over the size limit,
+request, 401 a missing or wrong seat token, 403 an invitation that is not the game's (the lobby,
+``lobby_api.py``), 404 an unknown game or variant, 409 a stale state version (nothing applied), a
+record asked for before the end, a used invitation or a full game, 413 a body over the size limit,
 422 a request that is well formed but that the rules refuse (with the engine's reason).
 A seat's token travels in ``Authorization: Bearer <token>``; without one a reader is a spectator.
 """
@@ -32,9 +33,10 @@ from ttr_core import record as records
 from ttr_core import variant
 from ttr_core.errors import TTRError, VariantError
 from ttr_core.files import read_toml
-from ttr_server import db
+from ttr_server import db, lobby_api
 from ttr_server.events import Hub
 from ttr_server.limits import BodyLimit, SecurityHeaders
+from ttr_server.lobby import Lobby
 from ttr_server.service import GameService, Rejected, ServiceError, Snapshot, Status, Unauthorized
 
 log = logging.getLogger("ttr_server")
@@ -240,7 +242,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="1",
         summary="Ticket to Ride games over HTTP: create, read as a seat or a spectator, act, follow, resign, records.",
         openapi_url="/api/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,  # served by _pages from the package's own copy of Swagger UI: it works offline
         redoc_url=None,
         lifespan=lifespan,
         # what any request may get, whatever its route: the body checks run before routing
@@ -253,6 +255,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _errors(app)
     _api(app, service, hub, settings, engine)
     _game_page_api(app, service)
+    app.include_router(lobby_api.router(Lobby(service), token=_token, errors=_ERRORS))
     _pages(app)
     return app
 
@@ -486,6 +489,13 @@ def _pages(app: FastAPI) -> None:
     def play(game_id: GameId):
         return FileResponse(str(STATIC / "play.html"), media_type="text/html")
 
+    @app.get("/join/{game_id}", include_in_schema=False)
+    def join(game_id: GameId):
+        return FileResponse(str(STATIC / "join.html"), media_type="text/html")
+
+    @app.get("/api/docs", include_in_schema=False)
+    def docs():
+        return FileResponse(str(STATIC / "docs.html"), media_type="text/html")
 
 # --- what the game page shows beside the board: the move log, the trails, claim refusals --------
 

@@ -1,4 +1,4 @@
-"""The database: two tables, the engine, and migrations.
+"""The database: the games and their logs (and the lobby's two tables), the engine, and migrations.
 
 ``games`` holds one row per game: what it was created with (variant id and rules version, seed,
 seats) and a summary of where it stands (version, digest, who is to act), kept in step with the
@@ -53,6 +53,35 @@ actions = sa.Table(
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("data", sa.Text, nullable=False),  # JSON, as in a record: {"kind": ..., fields...}
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# The lobby (``lobby.py``): a game whose seats are filled by invitation waits here until every
+# seat is taken; then its ``games`` row is written, in the same transaction as the last seat.
+lobby_games = sa.Table(
+    "lobby_games",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),  # the id its game gets in ``games``
+    sa.Column("variant", sa.String(100), nullable=False),
+    sa.Column("rules_version", sa.Integer, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("listed", sa.Boolean, nullable=False),  # shown in the lobby; anybody may take a free seat
+    sa.Column("host_hash", sa.String(64), nullable=False),  # sha256 of the creator's token
+    sa.Column("joins", sa.Integer, nullable=False),  # bumped by every join: the row lock that orders them
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_lobby_games_open", "started_at", "listed", "created_at"),
+)
+
+lobby_seats = sa.Table(
+    "lobby_seats",
+    metadata,
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("lobby_games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(40), nullable=True),  # null while the seat is open
+    sa.Column("bot", sa.String(40), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),  # the seat's token, once taken (sha256)
+    sa.Column("invite_hash", sa.String(64), nullable=True),  # the seat's invitation (sha256), kept once used
+    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=True),
 )
 
 MIGRATIONS = files("ttr_server") / "migrations"

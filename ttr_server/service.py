@@ -265,12 +265,12 @@ class GameService:
     def seat_of(self, game_id: str, token: str | None) -> int | None:
         """The seat a token stands for; None (a spectator) without a token. Every seat's hash is
         compared, in constant time, so the time taken says nothing about the token."""
-        meta = self.meta(game_id)
+        seats = self.stored_seats(game_id)  # not a cached meta's: a token can be re-issued (lobby.py)
         if token is None:
             return None
         given = hash_token(token)
         found = None
-        for i, seat in enumerate(meta.seats):
+        for i, seat in enumerate(seats):
             if seat.token_hash is not None and hmac.compare_digest(given, seat.token_hash):
                 found = i
         if found is None:
@@ -543,6 +543,49 @@ class GameService:
                 sa.select(db.games.c.id).where(db.games.c.bot_turn.is_(True), db.games.c.over.is_(False))
             ).all()
         return [r.id for r in rows]
+
+
+    # --- games whose seats were filled elsewhere (the lobby) -----------------------------------
+
+    def stored_seats(self, game_id: str) -> tuple[Seat, ...]:
+        """A game's seats as stored now (with their token hashes)."""
+        with self.reads.connect() as conn:
+            row = conn.execute(sa.select(db.games.c.seats).where(db.games.c.id == game_id)).first()
+        if row is None:
+            raise NotFound(f"no game {game_id!r}")
+        return tuple(Seat(s["name"], s["bot"], s["token_hash"]) for s in json.loads(row.seats))
+
+    def prepare(self, game_id: str, variant_id: str, version: int | None, seed: int,
+                seats: Sequence[Seat]) -> Prepared:
+        """A new game with these seats (tokens already hashed) and its ``games`` row, not stored:
+        the caller inserts the row in a transaction of its own, then hands it to ``adopt``.
+        Refuses (``Rejected``) what ``create`` refuses: a player count or a bot the rules do not take."""
+        ruleset = self.ruleset(variant_id, version)
+        kinds = sorted({s.bot for s in seats if s.bot is not None})
+        try:
+            if kinds:
+                bot_kinds.bot_classes(kinds)
+            game = Game(ruleset, [s.name for s in seats], seed)
+        except TTRError as exc:  # a BotError is one too
+            raise Rejected(str(exc)) from None
+        meta = GameMeta(game_id, ruleset.variant, ruleset.version, seed, tuple(seats))
+        summary = self._summary(meta, game)
+        row = dict(id=meta.id, variant=meta.variant, rules_version=meta.rules_version, seed=meta.seed,
+                   seats=json.dumps([attrs.asdict(s) for s in meta.seats]), version=0,
+                   created_at=summary["updated_at"], **summary)
+        return Prepared(row, _Live(meta, game))
+
+    def adopt(self, prepared: Prepared) -> None:
+        """A prepared game whose row is now committed: keep it live and start its bots."""
+        self._remember(prepared.live)
+        if prepared.row["bot_turn"] and self.bots is not None:
+            self.bots.kick(prepared.live.meta.id)
+
+
+@attrs.frozen
+class Prepared:
+    row: dict[str, Any]  # the games row to insert
+    live: _Live
 
 
 class _Holding:

@@ -38,6 +38,13 @@ OPERATIONS = [
     ("GET", "/api/games/{game_id}/moves"),
     ("GET", "/api/games/{game_id}/trails"),
     ("GET", "/api/games/{game_id}/claim-check"),
+    # the lobby's
+    ("GET", "/api/lobby"),
+    ("POST", "/api/lobby"),
+    ("GET", "/api/lobby/{game_id}"),
+    ("POST", "/api/lobby/{game_id}/check"),
+    ("POST", "/api/lobby/{game_id}/join"),
+    ("POST", "/api/lobby/{game_id}/seats/{seat}/reissue"),
 ]
 
 
@@ -50,6 +57,9 @@ def test_every_operation_but_the_stream_is_fuzzed(client):
 def test_no_request_gets_a_500(client, method, path):
     created = client.post("/api/games", json={"variant": "usa", "seats": [{"name": "A"}, {"name": "B"}], "seed": 1})
     game_id, token = created.json()["game"], created.json()["seats"][0]["token"]
+    if path.startswith("/api/lobby"):  # a lobby game with open seats, and its host's token
+        opened = client.post("/api/lobby", json={"variant": "usa", "seats": [{"name": "A"}, {}, {}], "listed": True})
+        game_id, token = opened.json()["game"]["game"], opened.json()["host_token"]
     operation = schemathesis.openapi.from_asgi("/api/openapi.json", client.app)[path][method]
     modes = [GenerationMode.POSITIVE]
     if operation.path_parameters or operation.query or operation.body:
