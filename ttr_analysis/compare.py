@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 
 from ttr_analysis import plots, stats
+from ttr_analysis.game_cache import GameCache
 from ttr_analysis.rescore import TOTAL, Target, check_same_map, differences
 from ttr_analysis.simulate import GameSummary, SimSpec, run
 
@@ -44,6 +45,10 @@ class Comparison:
     def changed(self) -> list[GameSummary]:
         return [g for g in self.games if frozenset(g.played.winners) != frozenset(g.rescored[1].winners)]
 
+    def reused(self) -> int:
+        """How many of the games were read from a cache rather than played."""
+        return sum(1 for g in self.games if g.reused)
+
     def export_mismatches(self) -> list[int]:
         return [g.seed for g in self.games if g.played != g.rescored[0]]
 
@@ -51,12 +56,16 @@ class Comparison:
 def compare(
     a: Target, b: Target, games: int, seed: int = 1, players: int | None = None, bots: Sequence[str] = ("ticket",),
     workers: int = 1, scheduler: str | None = None, on_progress: Callable[[int], None] | None = None,
-    records: bool = False,
+    records: bool = False, cache: GameCache | None = None, on_cache_problem: Callable[[str], None] | None = None,
 ) -> Comparison:
+    """Play ``games`` seeded games under ``a`` (seeds ``seed``...), score each under ``a`` and ``b``.
+    With ``cache``, games played before under the same key are not played again: only their
+    scoring under ``b`` is computed (``simulate.run``)."""
     a, b = a.resolved(), b.resolved()
     check_same_map([a, b])  # before any game: B could not score a single one
     spec = SimSpec(a.variant, a.version, players or default_players(a), tuple(bots), (a, b), records)
-    played = run(spec, range(seed, seed + games), workers, scheduler, on_progress)
+    played = run(spec, range(seed, seed + games), workers, scheduler, on_progress,
+                 cache=cache, on_cache_problem=on_cache_problem)
     return Comparison(str(a), str(b), seed, spec.players, spec.bots, tuple(played))
 
 
