@@ -1,7 +1,7 @@
 """This tree against an earlier commit, side by side: ``python -m bench.run --baseline COMMIT``.
 
 The earlier commit is installed once, non-editable, into its own virtual environment under
-``bench/results/baselines/<commit>/`` (ignored by git; delete it to rebuild): ``git archive`` of
+``build/bench-baselines/<commit>/`` (ignored by git; delete it to rebuild): ``git archive`` of
 the commit, ``python -m venv``, ``pip install`` (so the first run needs what ``pip install .``
 needs: the package index or a wheelhouse).
 
@@ -37,8 +37,8 @@ from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
-#: inside ``bench/results/``, which git ignores
-BASELINES = BENCH / "results" / "baselines"
+#: inside ``build/``, which git ignores (and outside ``bench/``, whose files are checked by tests)
+BASELINES = ROOT / "build" / "bench-baselines"
 
 
 # --- the baseline's environment ----------------------------------------------------------------

@@ -415,7 +415,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="fewer games and networks (about a minute)")
     ap.add_argument("--baseline", metavar="COMMIT",
-                    help="run the targets' cases side by side with COMMIT (installed once into bench/results/baselines/)")
+                    help="run the targets' cases side by side with COMMIT (installed once into build/bench-baselines/)")
     ap.add_argument("--rounds", type=int, default=None, help="interleaved rounds with --baseline (default 3, 1 with --quick)")
     ap.add_argument("--markdown", action="store_true", help="with --baseline: also print the table as Markdown (the README's)")
     args = ap.parse_args()
