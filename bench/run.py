@@ -416,7 +416,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer games and networks (about a minute)")
     ap.add_argument("--baseline", metavar="COMMIT",
                     help="run the targets' cases side by side with COMMIT (installed once into build/bench-baselines/)")
-    ap.add_argument("--rounds", type=int, default=None, help="interleaved rounds with --baseline (default 3, 1 with --quick)")
+    ap.add_argument("--rounds", type=int, default=None, help="interleaved rounds with --baseline (default 5, 1 with --quick)")
     ap.add_argument("--markdown", action="store_true", help="with --baseline: also print the table as Markdown (the README's)")
     args = ap.parse_args()
     if args.baseline:
@@ -444,7 +444,7 @@ def main_baseline(args) -> None:
     from bench import baseline
 
     con = Console(width=200)
-    rounds = args.rounds or (1 if args.quick else 3)
+    rounds = args.rounds or (1 if args.quick else 5)
     fast, slow = _reference_loop()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     rows, facts = baseline.compare_with(args.baseline, rounds, args.quick, say=con.print)

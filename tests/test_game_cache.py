@@ -306,3 +306,28 @@ def test_an_unwritable_default_folder_is_a_warning_not_a_failure(tmp_path, monke
     result = _cli(*COMPARE)
     assert "warning: played games are not kept" in result.stderr and result.stderr.count("warning") == 1
     assert json.loads(result.stdout)["games"] == 3
+
+
+# --- a folder of records as the games ------------------------------------------------------------
+
+
+def test_compare_takes_a_folder_of_records_instead_of_playing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    played = json.loads(_cli(*COMPARE, "--no-cache", "--seed", "4", "--save-records").stdout)
+    moves = len(MOVES)
+    recorded = json.loads(_cli("compare", "--variant", "wor", "--variant", "wor-legacy", "--records", tmp_path / "records",
+                               "--json").stdout)
+    assert len(MOVES) == moves  # no game played
+    assert recorded["bots"] == ["from records"] and played["bots"] == ["counting"]
+    same = {k: v for k, v in played.items() if k not in ("bots", "records")}
+    assert {k: v for k, v in recorded.items() if k != "bots"} == same
+
+
+def test_records_of_other_rules_or_with_options_that_choose_games_are_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _cli("simulate", "--variant", "wor@1", "--games", "2", "--players", "3", "--bots", "counting", "--workers", "1",
+         "--no-cache", "--out", tmp_path / "v1")
+    result = _cli("compare", "--variant", "wor", "--variant", "wor-legacy", "--records", tmp_path / "v1", code=2)
+    assert f"{tmp_path / 'v1' / 'wor-v1-seed1.json'}: played under wor@1, not under wor@2 (the first --variant)" in result.output
+    result = _cli("compare", "--variant", "wor@1", "--variant", "wor", "--records", tmp_path / "v1", "--seed", "3", code=2)
+    assert "--records takes the games from the records: --seed would choose games to play" in result.output

@@ -169,9 +169,18 @@ class GameCache:
 def rules_digest(ruleset: Ruleset) -> str:
     """The resolved rules (plugins in order, every parameter, the whole map) and the code of the
     plugins from outside the engine: what an edited variant, map or house-rule package changes."""
-    configs = sorted((name, repr(config)) for name, config in ruleset.configs.items())
+    configs = sorted((name, _canonical(config)) for name, config in ruleset.configs.items())
     outside = {name: _plugin_identity(name) for name in ruleset.plugins}
     return _sha(repr((ruleset.plugins, configs, ruleset.board, sorted(outside.items()))))
+
+
+def _canonical(config: Any) -> str:
+    """A plugin's config as text that is the same in every process (a set's order is not)."""
+    return json.dumps(CONVERTER.unstructure(config), sort_keys=True, default=_sorted_or_repr)
+
+
+def _sorted_or_repr(value: Any) -> Any:
+    return sorted(value, key=repr) if isinstance(value, set | frozenset) else repr(value)
 
 
 def _plugin_identity(name: str) -> str:

@@ -291,9 +291,11 @@ def _print_summary(out, s: dict) -> None:
 @click.option("--plots", "want_plots", is_flag=True,
               help="Write the plots (PNG and SVG; needs the analysis extra): into --out, else the current folder.")
 @click.option("--save-records", is_flag=True, help="Also write every game's record into OUT/records (OUT: --out, else the current folder).")
+@click.option("--records", "record_paths", multiple=True, type=click.Path(exists=True, path_type=Path), metavar="PATH",
+              help="Compare these finished games (records, or folders of them) played under A, instead of playing new ones; repeatable.")
 @click.option("--json", "as_json", is_flag=True)
 def compare(targets, games, seed, players, bot_names, workers, scheduler, cache_dir, no_cache, out_dir, want_plots, save_records,
-            as_json):
+            record_paths, as_json):
     """Simulate under rule set A, rescore every game under B: winner changes, and B − A per
     breakdown line with 95% confidence intervals; with --plots or --out, plots too."""
     out, err = _consoles()
@@ -309,24 +311,44 @@ def compare(targets, games, seed, players, bot_names, workers, scheduler, cache_
         check_out_dir(folder / "records", "--save-records")
     if plots:
         require_extra("analysis", MATPLOTLIB, "ttr compare --plots" if want_plots else "ttr compare --out (it writes plots)")
-    if scheduler is not None:
-        require_extra("analysis", DASK, "--scheduler")
-    cache = _game_cache(cache_dir, no_cache)
-    workers = workers or simulate_mod.local_cores()
-    with _progress(err, games, f"{a} vs {b}") as progress:
-        c = compare_mod.compare(a, b, games, seed, players, names, workers, scheduler,
-                                _Tick(progress, games), records=save_records, cache=cache, on_cache_problem=_cache_warning(err))
+    if record_paths:
+        _refuse_with_records(click.get_current_context())
+        paths = rescore_mod.record_paths(record_paths)
+        with _progress(err, len(paths), f"{a} vs {b}") as progress:
+            c = compare_mod.compare_records(a, b, paths, save_records, _Tick(progress, len(paths)))
+        cache = None
+    else:
+        if scheduler is not None:
+            require_extra("analysis", DASK, "--scheduler")
+        cache = _game_cache(cache_dir, no_cache)
+        workers = workers or simulate_mod.local_cores()
+        with _progress(err, games, f"{a} vs {b}") as progress:
+            c = compare_mod.compare(a, b, games, seed, players, names, workers, scheduler,
+                                    _Tick(progress, games), records=save_records, cache=cache, on_cache_problem=_cache_warning(err))
     data = compare_mod.report(c)
     paths = compare_mod.write_plots(c, folder) if plots else []
     if save_records:
         data["records"] = str(compare_mod.write_records(c, folder))
     data["plots"] = [str(p) for p in paths]
     # status, not a result: on standard error, so that the JSON stays the same for the same seeds
-    err.print(_reuse_line(cache, c.reused(), len(c.games), c.b), markup=False, highlight=False)
+    if not record_paths:
+        err.print(_reuse_line(cache, c.reused(), len(c.games), c.b), markup=False, highlight=False)
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
     _print_comparison(out, err, data)
+
+
+#: the options that choose the games to play, which --records replaces
+_PLAY_OPTIONS = {"games": "--games", "seed": "--seed", "players": "--players", "bot_names": "--bots", "workers": "--workers",
+                 "scheduler": "--scheduler", "cache_dir": "--cache", "no_cache": "--no-cache"}
+
+
+def _refuse_with_records(ctx: click.Context) -> None:
+    given = [flag for name, flag in _PLAY_OPTIONS.items()
+             if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE]
+    if given:
+        raise TTRError(f"--records takes the games from the records: {', '.join(given)} would choose games to play; give one or the other")
 
 
 def _print_comparison(out, err, d: dict) -> None:
