@@ -149,7 +149,7 @@ def test_an_edited_variant_file_plays_the_games_again(tmp_path):
     spec = simulate.SimSpec(path, None, 3, ("counting",))
     simulate.run(spec, range(1, 4), cache=cache)
     assert all(g.reused for g in simulate.run(spec, range(1, 4), cache=cache))
-    _variant_file(tmp_path, 20)  # R-LONG-1: the longest path is worth another bonus now
+    _variant_file(tmp_path, 20)  # R-BON-1: the longest path is worth another bonus now
     before = len(MOVES)
     games = simulate.run(spec, range(1, 4), cache=cache)
     assert not any(g.reused for g in games) and len(MOVES) > before
