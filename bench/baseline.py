@@ -69,7 +69,10 @@ def baseline_python(commit: str, say=print) -> Path:
     src.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", "--format=tar", sha], cwd=ROOT, capture_output=True, check=True).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(src, filter="data")
+        try:
+            tar.extractall(src, filter="data")
+        except TypeError:  # Python 3.11 before 3.11.4 has no extraction filters (our own commit's files)
+            tar.extractall(src)
     subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(src)], check=True)
     shutil.rmtree(src)
@@ -245,11 +248,13 @@ def serve() -> None:
     child = Child()
     out = sys.stdout
     sys.stdout = sys.stderr  # anything a case prints must not garble the answers
+    from importlib.metadata import PackageNotFoundError, version as installed_version
+
     import ttr_core
 
     try:
-        version = __import__("importlib.metadata").metadata.version("ttr-engine")
-    except Exception:  # noqa: BLE001 - only shown
+        version = installed_version("ttr-engine")
+    except PackageNotFoundError:
         version = "?"
     out.write(json.dumps({"ttr_core": str(Path(ttr_core.__file__).parent), "version": version}) + "\n")
     out.flush()
@@ -337,7 +342,7 @@ def _error(answers: list[dict]) -> str:
 def row(name: str, kind: str, params: dict[str, Any], mine: list[dict], base: list[dict]) -> dict[str, str]:
     """A table row: the figure of each side (fastest round), the ratio baseline ÷ this tree for
     times (above 1: faster now), the target and whether it is met."""
-    return {"case": name, **globals()[f"_row_{kind}"](params, mine, base)}
+    return {"case": name, **ROWS[kind](params, mine, base)}
 
 
 def _games_text(answers, params) -> tuple[str, float | None]:
@@ -438,6 +443,11 @@ def _row_memory(params, mine, base):
             "baseline": f"{b_that / 1024:,.0f} KB" if b_that else _error(base),
             "ratio": _ratio(b_that / b_this if b_this and b_that else None),
             "target": "≤ 200 KB", "met": _met(b_this is not None and b_this <= 200 * 1024), "note": "tracemalloc"}
+
+
+#: how each kind of case becomes a row
+ROWS = {"games": _row_games, "compare": _row_compare, "replay": _row_replay, "replay_files": _row_replay_files,
+        "outside_plugin": _row_outside_plugin, "longest": _row_longest, "scoring": _row_scoring, "memory": _row_memory}
 
 
 def _n(x: float) -> str:

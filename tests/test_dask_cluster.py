@@ -97,11 +97,11 @@ def _wait_for_workers(address: str, n: int) -> None:
         client.wait_for_workers(n, timeout=START_TIMEOUT)
 
 
-def _simulate(out: Path, *where: str) -> dict:
+def _simulate(out: Path, *options: str) -> dict:
     ttr = _command("ttr")
     done = subprocess.run(
         [ttr, "simulate", "--variant", "usa", "--games", "8", "--seed", "3", "--bots", "ticket,random",
-         "--no-cache", "--out", str(out), "--json", *where],
+         "--out", str(out), "--json", *options],
         capture_output=True, text=True, timeout=RUN_TIMEOUT,
     )
     assert done.returncode == 0, done.stderr
@@ -116,15 +116,29 @@ def _ran_games(address: str) -> dict[str, bool]:
         return client.run(lambda: "ttr_analysis.simulate" in sys.modules)
 
 
-def test_simulate_on_a_dask_cluster_gives_the_records_of_a_local_run(cluster, tmp_path):
-    remote = _simulate(tmp_path / "remote", "--scheduler", cluster, "--workers", "2")
-    local = _simulate(tmp_path / "local", "--workers", "1")
-    assert remote["timing"]["where"] == f"dask {cluster}" and local["timing"]["where"] == "this process"
-    assert any(_ran_games(cluster).values())  # the games were played by the workers
-    names = sorted(p.name for p in (tmp_path / "local").iterdir())
+def _same_records(one: Path, other: Path) -> None:
+    names = sorted(p.name for p in one.iterdir())
     assert names == sorted(f"usa-v1-seed{s}.json" for s in range(3, 11))
-    assert sorted(p.name for p in (tmp_path / "remote").iterdir()) == names
+    assert sorted(p.name for p in other.iterdir()) == names
     for name in names:
-        assert (tmp_path / "remote" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
-    assert {k: v for k, v in remote.items() if k not in ("timing", "records")} == \
-        {k: v for k, v in local.items() if k not in ("timing", "records")}
+        assert (one / name).read_bytes() == (other / name).read_bytes()
+
+
+def _numbers(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k not in ("timing", "records")}
+
+
+def test_simulate_on_a_dask_cluster_gives_the_records_of_a_local_run(cluster, tmp_path):
+    kept = tmp_path / "kept"
+    remote = _simulate(tmp_path / "remote", "--scheduler", cluster, "--workers", "2", "--cache", str(kept))
+    local = _simulate(tmp_path / "local", "--workers", "1", "--no-cache")
+    assert remote["timing"]["where"] == f"dask {cluster}" and local["timing"]["where"] == "this process"
+    assert remote["timing"]["reused"] == 0
+    assert any(_ran_games(cluster).values())  # the games were played by the workers
+    _same_records(tmp_path / "remote", tmp_path / "local")
+    assert _numbers(remote) == _numbers(local)
+    # what the workers played was kept by the process that ran the simulation, and serves a local run
+    again = _simulate(tmp_path / "again", "--workers", "1", "--cache", str(kept))
+    assert again["timing"]["reused"] == 8
+    _same_records(tmp_path / "again", tmp_path / "local")
+    assert _numbers(again) == _numbers(local)
