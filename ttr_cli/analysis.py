@@ -313,9 +313,9 @@ def compare(targets, games, seed, players, bot_names, workers, scheduler, cache_
         require_extra("analysis", MATPLOTLIB, "ttr compare --plots" if want_plots else "ttr compare --out (it writes plots)")
     if record_paths:
         _refuse_with_records(click.get_current_context())
-        paths = rescore_mod.record_paths(record_paths)
-        with _progress(err, len(paths), f"{a} vs {b}") as progress:
-            c = compare_mod.compare_records(a, b, paths, save_records, _Tick(progress, len(paths)))
+        files = rescore_mod.record_paths(record_paths)
+        with _progress(err, len(files), f"{a} vs {b}") as progress:
+            c = compare_mod.compare_records(a, b, files, save_records, _Tick(progress, len(files)))
         cache = None
     else:
         if scheduler is not None:
