@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -216,15 +217,9 @@ def bench_longest(quick: bool) -> list[dict]:
     return rows
 
 
-def bench_station_scoring() -> list[dict]:
+def station_position() -> dict:
     """4 players, 3 stations each in the busiest Europe cities, everything else claimed."""
-    try:
-        from ttr_core.position import score_position
-        from ttr_core.scoring import score_game
-        rs = variant.load("europe")
-    except (TTRError, ImportError):
-        return [{"case": "end-of-game scoring, 4p × 3 stations", "note": "europe/stations not available"}]
-    board = rs.board
+    board = variant.load("europe").board
     degree = sorted(board.cities, key=lambda c: -sum(1 for r in board.routes if c.index in (r.ai, r.bi)))
     busiest = [c.name for c in degree[:12]]
     rng = random.Random(3)
@@ -232,15 +227,27 @@ def bench_station_scoring() -> list[dict]:
     rng.shuffle(routes)
     players = [{"name": f"P{i + 1}", "routes": [], "tickets": [], "stations": busiest[3 * i: 3 * i + 3]} for i in range(4)]
     cars = [0] * 4
+    owned: list[set[int]] = [set() for _ in range(4)]
     for r in routes:
         i = min(range(4), key=lambda k: cars[k])
-        if cars[i] + r.length <= 45:
+        if cars[i] + r.length <= 45 and not owned[i] & set(r.parallel):  # both of a double: R-PAR-1
             players[i]["routes"].append(r.id)
+            owned[i].add(r.index)
             cars[i] += r.length
     tickets = [t.id for t in board.tickets]
     for i, p in enumerate(players):
         p["tickets"] = tickets[i * 8: i * 8 + 8]
-    data = {"variant": "europe", "players": players}
+    return {"variant": "europe", "players": players}
+
+
+def bench_station_scoring() -> list[dict]:
+    """4 players, 3 stations each in the busiest Europe cities, everything else claimed."""
+    try:
+        from ttr_core.position import score_position
+        from ttr_core.scoring import score_game
+        data = station_position()
+    except (TTRError, ImportError):
+        return [{"case": "end-of-game scoring, 4p × 3 stations", "note": "europe/stations not available"}]
     game = score_position(data)  # also warms the variant cache: loading files is not scoring
     times = []
     for _ in range(50):
@@ -259,6 +266,30 @@ def bench_station_scoring() -> list[dict]:
         {"case": "the same position through `ttr score` (checked, built, scored)",
          "median": _us(statistics.median(whole)), "max": _us(max(whole)), "target": "", "met": ""},
     ]
+
+
+def bench_compare_rerun(games: int, rounds: int) -> dict:
+    """The same ``ttr compare`` twice on one cache folder (in this process, workers=1): the
+    re-run reads the games the first run played and only scores them under the second rule set."""
+    import tempfile
+
+    from ttr_analysis import compare
+    from ttr_analysis.game_cache import GameCache
+    from ttr_analysis.rescore import Target
+
+    first, again, reused = [], [], 0
+    for _ in range(rounds):
+        with tempfile.TemporaryDirectory() as folder:
+            cache = GameCache(Path(folder))
+            for times in (first, again):
+                t0 = time.perf_counter()
+                c = compare.compare(Target("wor"), Target("wor-legacy"), games, 1, 4, ("ticket",), workers=1, cache=cache)
+                times.append(time.perf_counter() - t0)
+            reused = c.reused()
+    ratio = min(first) / min(again)
+    return {"case": f"ttr compare wor vs wor-legacy, {games} games of 4 ticket bots, run twice", "first run": f"{min(first):.2f} s",
+            "re-run": f"{min(again):.3f} s ({reused} games reused)", "ratio": f"{ratio:.1f}×",
+            "target": "re-run ≥ 5× faster", "met": "yes" if ratio >= 5 else "no"}
 
 
 def bench_replay(games: int, rounds: int) -> dict:
@@ -307,7 +338,8 @@ def bench_replay_files(count: int) -> dict:
             "target": "≤ 1.5×", "met": "yes" if ok and ratio <= 1.5 else "no"}
 
 
-def bench_memory() -> list[dict]:
+def memory_per_game() -> tuple[float, float]:
+    """Bytes per live usa 4p game after 100 actions, and bytes of what a ruleset's games share."""
     from ttr_core.game import Game
 
     variant.clear_caches()
@@ -328,6 +360,11 @@ def bench_memory() -> list[dict]:
     per_game = _grown(before) / len(games)
     tracemalloc.stop()
     kept.clear()
+    return per_game, shared
+
+
+def bench_memory() -> list[dict]:
+    per_game, shared = memory_per_game()
     return [
         {"case": "memory per live game (usa 4p, after 100 actions)", "bytes": f"{per_game / 1024:,.0f} KB",
          "target": "≤ 200 KB", "met": "yes" if per_game <= 200 * 1024 else "no"},
@@ -377,7 +414,13 @@ def _table(title: str, rows: list[dict]) -> Table:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="fewer games and networks (about a minute)")
+    ap.add_argument("--baseline", metavar="COMMIT",
+                    help="run the targets' cases side by side with COMMIT (installed once into build/bench-baselines/)")
+    ap.add_argument("--rounds", type=int, default=None, help="interleaved rounds with --baseline (default 5, 1 with --quick)")
+    ap.add_argument("--markdown", action="store_true", help="with --baseline: also print the table as Markdown (the README's)")
     args = ap.parse_args()
+    if args.baseline:
+        return main_baseline(args)
     games = 10 if args.quick else 100
     rounds = 1 if args.quick else 3
     con = Console(width=160)
@@ -390,15 +433,37 @@ def main() -> None:
     con.print(_table("Full games, ticket-seeking bots", [bench_games(v, p, max(games // 5, 4), "ticket", rounds) for v, p in GAME_CASES]))
     con.print(_table("Longest path", bench_longest(args.quick)))
     con.print(_table("End-of-game scoring with stations", bench_station_scoring()))
+    con.print(_table("Re-running a comparison (played games kept between runs)", [bench_compare_rerun(max(games // 5, 4), rounds)]))
     con.print(_table("Replay and records", [bench_replay(games // 2 or 5, rounds)]))
     con.print(_table("Replaying many record files", [bench_replay_files(100 if args.quick else 1000)]))
     con.print(_table("Memory", bench_memory()))
     con.print(_table("Copies for search bots", bench_copies(rounds)))
 
 
-def _cpus() -> int:
-    import os
+def main_baseline(args) -> None:
+    from bench import baseline
 
+    con = Console(width=200)
+    rounds = args.rounds or (1 if args.quick else 5)
+    fast, slow = _reference_loop()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    rows, facts = baseline.compare_with(args.baseline, rounds, args.quick, say=con.print)
+    header = (f"ttr-engine {_commit()} (this tree) against {facts['baseline']}, side by side: {rounds} interleaved round(s), "
+              f"fastest of each; {time.strftime('%Y-%m-%d %H:%M %Z')}, Python {platform.python_version()}, "
+              f"{platform.machine()}, {_cpus()} cores; reference loop {fast * 1e3:.0f} ms (slowest {slow * 1e3:.0f}); "
+              f"load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
+    con.print(header)
+    con.print(_table("This tree against the baseline (ratio: baseline ÷ this tree for times; above 1 is faster now)", rows))
+    if args.markdown:
+        cols = ["case", "this tree", "baseline", "ratio", "target", "met"]
+        print("\n" + header + "\n")
+        print("| " + " | ".join(c if c != "baseline" else f"baseline {facts['baseline']}" for c in cols) + " |")
+        print("|" + "---|" * len(cols))
+        for r in rows:
+            print("| " + " | ".join(str(r.get(c, "")).replace("|", "\\|") for c in cols) + " |")
+
+
+def _cpus() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 

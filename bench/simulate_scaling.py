@@ -64,6 +64,9 @@ def main() -> int:
             results.setdefault(workers, games)
     same = results[1] == results[args.workers]
     speedup = best[1] / best[args.workers]
+    # the two runs of one round are next to each other in time, so under the same load: their
+    # ratio is the fairer figure on a machine whose load moves between rounds
+    per_round = [a["seconds"] / b["seconds"] for a, b in zip(runs[0::2], runs[1::2])]
     # What the workers cost beyond the games themselves (process start, pickling, scheduling), from
     # CPU time, which other load on the machine does not inflate the way it inflates wall time:
     # on an idle machine with enough cores, N workers would run at about N / overhead times 1.
@@ -72,7 +75,9 @@ def main() -> int:
         "variant": args.variant, "games": args.games, "players": args.players, "bots": args.bots,
         "cores": simulate.local_cores(), "runs": runs,
         "best_games_per_second": {str(w): round(args.games / s, 2) for w, s in best.items()},
-        "speedup": round(speedup, 3), "cpu_overhead": round(overhead, 3),
+        "speedup": round(speedup, 3), "speedup_per_round": [round(x, 2) for x in per_round],
+        "load_average": [round(min(r["load_before"] for r in runs), 2), round(max(r["load_after"] for r in runs), 2)],
+        "cpu_overhead": round(overhead, 3),
         "idle_machine_estimate": round(min(args.workers, args.workers / overhead), 3), "target": TARGET, "met": speedup >= TARGET, "same_games": same,
     }
     if args.json:
@@ -87,6 +92,8 @@ def main() -> int:
         print(f"best: 1 worker {report['best_games_per_second']['1']} games/s, {args.workers} workers "
               f"{report['best_games_per_second'][str(args.workers)]} games/s: speed-up {speedup:.2f}x "
               f"(target >= {TARGET}x: {'met' if report['met'] else 'NOT met'}); identical games: {same}")
+        print(f"speed-up within each round (the same load): {', '.join(f'{x:.2f}x' for x in per_round)}; "
+              f"load average {report['load_average'][0]:.2f} to {report['load_average'][1]:.2f} on {report['cores']} cores")
         print(f"CPU time of {args.workers} workers / 1 worker: {overhead:.3f} (the cost of the processes); "
               f"on an idle machine with {args.workers} free cores that allows about "
               f"{report['idle_machine_estimate']:.2f}x (CPU times are noisy under load too)")

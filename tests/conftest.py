@@ -66,6 +66,22 @@ def draw_two_blind(game: Game, seat: int) -> None:
     game.apply(seat, DrawCard(None))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _games_kept_in_a_temporary_folder(tmp_path_factory):
+    """``ttr simulate`` and ``ttr compare`` keep played games in the user's cache folder by default
+    (``TTR_CACHE_DIR`` names another): the tests never write there, not even from fixtures."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TTR_CACHE_DIR", str(tmp_path_factory.mktemp("game-cache")))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _games_kept_per_test(request, monkeypatch, tmp_path_factory):
+    """Each test starts with no game kept: a game one test played is not reused by another."""
+    folder = tmp_path_factory.getbasetemp() / "game-cache-per-test" / str(abs(hash(request.node.nodeid)))
+    monkeypatch.setenv("TTR_CACHE_DIR", str(folder))
+
+
 @pytest.fixture
 def usa2() -> Game:
     return started(2)

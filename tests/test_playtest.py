@@ -150,10 +150,24 @@ def test_the_page_needs_nothing_from_outside(usa):
 def test_the_run_is_the_same_on_a_rerun_with_two_workers(usa, tmp_path):
     _, rep, html = usa
     code, text = _run("--variant", "usa", "--players", "2-3", "--games", str(GAMES), "--seed", str(SEED),
-                      "--workers", "2", "--out", str(tmp_path))
+                      "--workers", "2", "--no-cache", "--out", str(tmp_path))
     assert code == 0, text
     assert json.loads((tmp_path / "playtest.json").read_text()) == rep
     assert (tmp_path / "playtest.html").read_text() == html
+
+
+def test_a_rerun_takes_the_games_already_played_from_the_cache(usa, tmp_path):
+    _, rep, html = usa
+    args = ("--variant", "usa", "--players", "2,3", "--games", str(GAMES), "--seed", str(SEED),
+            "--cache", str(tmp_path / "games"))
+    code, first = _run(*args, "--out", str(tmp_path / "first"))
+    assert code == 0, first
+    assert f"0 of {2 * GAMES} games reused" in first
+    code, again = _run(*args, "--out", str(tmp_path / "again"))
+    assert code == 0, again
+    assert f"{2 * GAMES} of {2 * GAMES} games reused" in again
+    assert json.loads((tmp_path / "again" / "playtest.json").read_text()) == rep
+    assert (tmp_path / "again" / "playtest.html").read_text() == html
 
 
 def _legacy_winners(result) -> set[int]:

@@ -1,6 +1,7 @@
 """Comparing two rule sets on the same games: simulate under A, rescore every game under B.
 
-The games are played once, under A, by the chosen bots; each finished position is scored again
+The games are played once, under A, by the chosen bots (or taken from records of games played
+under A: ``compare_records``); each finished position is scored again
 under B (``rescore``). So every difference comes from scoring, never from luck: B − A per
 breakdown line, and the games whose winner changes. Both rule sets must read the same positions
 (the same map; ``wor`` and ``wor-legacy``, or two versions of one variant).
@@ -20,8 +21,14 @@ from typing import Any
 import attrs
 
 from ttr_analysis import plots, stats
+from ttr_analysis.game_cache import GameCache
 from ttr_analysis.rescore import TOTAL, Target, check_same_map, differences
-from ttr_analysis.simulate import GameSummary, SimSpec, run
+from ttr_analysis.simulate import GameSummary, SimSpec, run, summary_of
+from ttr_core import record, variant
+from ttr_core.errors import RecordError, TTRError
+
+#: what a comparison of recorded games says of the bots: the records do not name them
+RECORDED = "from records"
 
 METHOD = (
     "95% intervals: normal approximation, mean ± 1.96·sd/√games, over per-game means of the per-player "
@@ -44,6 +51,10 @@ class Comparison:
     def changed(self) -> list[GameSummary]:
         return [g for g in self.games if frozenset(g.played.winners) != frozenset(g.rescored[1].winners)]
 
+    def reused(self) -> int:
+        """How many of the games were read from a cache rather than played."""
+        return sum(1 for g in self.games if g.reused)
+
     def export_mismatches(self) -> list[int]:
         return [g.seed for g in self.games if g.played != g.rescored[0]]
 
@@ -51,19 +62,59 @@ class Comparison:
 def compare(
     a: Target, b: Target, games: int, seed: int = 1, players: int | None = None, bots: Sequence[str] = ("ticket",),
     workers: int = 1, scheduler: str | None = None, on_progress: Callable[[int], None] | None = None,
-    records: bool = False,
+    records: bool = False, cache: GameCache | None = None, on_cache_problem: Callable[[str], None] | None = None,
 ) -> Comparison:
+    """Play ``games`` seeded games under ``a`` (seeds ``seed``...), score each under ``a`` and ``b``.
+    With ``cache``, games played before under the same key are not played again: only their
+    scoring under ``b`` is computed (``simulate.run``)."""
     a, b = a.resolved(), b.resolved()
     check_same_map([a, b])  # before any game: B could not score a single one
     spec = SimSpec(a.variant, a.version, players or default_players(a), tuple(bots), (a, b), records)
-    played = run(spec, range(seed, seed + games), workers, scheduler, on_progress)
+    played = run(spec, range(seed, seed + games), workers, scheduler, on_progress,
+                 cache=cache, on_cache_problem=on_cache_problem)
     return Comparison(str(a), str(b), seed, spec.players, spec.bots, tuple(played))
+
+
+def compare_records(
+    a: Target, b: Target, paths: Sequence[Path], records: bool = False, on_progress: Callable[[int], None] | None = None,
+) -> Comparison:
+    """The games of finished records played under ``a``, instead of new ones: each is replayed
+    under its own rules (its digest and stated result checked), then scored under ``a`` and ``b``.
+    Every record that cannot be used is reported, all at once, in a ``RecordError``."""
+    a, b = a.resolved(), b.resolved()
+    check_same_map([a, b])
+    ruleset = variant.load(a.variant, a.version)
+    games: list[GameSummary] = []
+    problems: list[str] = []
+    for path in paths:
+        try:
+            game = record.replay(record.load(path), str(path))
+        except RecordError as exc:
+            problems += exc.problems
+            continue
+        played_under = f"{game.ruleset.variant}@{game.ruleset.version}"
+        if not game.over:
+            problems.append(f"{path}: the game is not over: only finished games can be compared")
+        elif (game.ruleset.variant, game.ruleset.version) != (ruleset.variant, ruleset.version):
+            problems.append(f"{path}: played under {played_under}, not under {a} (the first --variant)")
+        else:
+            spec = SimSpec(a.variant, a.version, len(game.names), (RECORDED,), (a, b), records)
+            games.append(summary_of(spec, game))
+        if on_progress:
+            on_progress(1)
+    if problems:
+        raise RecordError(problems)
+    if not games:
+        raise TTRError("no records found (a folder stands for the *.json files in it)")
+    counts = sorted({len(g.played.seats) for g in games})
+    if len(counts) > 1:
+        raise TTRError(f"the records have {' and '.join(map(str, counts))} players: compare games of one table size at a time")
+    games.sort(key=lambda g: g.seed)
+    return Comparison(str(a), str(b), games[0].seed, counts[0], (RECORDED,), tuple(games))
 
 
 def default_players(target: Target) -> int:
     """Four players, the most common table, or the nearest count the variant allows."""
-    from ttr_core import variant
-
     rs = variant.load(target.variant, target.version)
     return min(max(4, rs.players.min), rs.players.max)
 
@@ -81,7 +132,7 @@ def report(c: Comparison) -> dict[str, Any]:
         "a": c.a,
         "b": c.b,
         "games": n,
-        "seeds": [c.seed, c.seed + n - 1],
+        "seeds": [min(g.seed for g in c.games), max(g.seed for g in c.games)],
         "players": c.players,
         "bots": list(c.bots),
         "winner_changes": {

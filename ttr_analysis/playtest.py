@@ -36,6 +36,7 @@ import attrs
 from ttr_analysis import stats
 from ttr_analysis.rescore import TOTAL, Scored, Target, check_same_map, rescore_position, scored_of
 from ttr_analysis.rescore import differences as line_differences
+from ttr_analysis.game_cache import GameCache
 from ttr_analysis.simulate import GameSummary, SimSpec, run
 from ttr_bots import bot_classes
 from ttr_core import record, variant
@@ -77,16 +78,17 @@ def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
 def play_games(
     target: Target, players: int, bots: Sequence[str], seeds: Sequence[int], workers: int = 1,
     scheduler: str | None = None, on_progress: Callable[[int], None] | None = None,
+    cache: GameCache | None = None, on_cache_problem: Callable[[str], None] | None = None,
 ) -> list[GameSummary]:
     """The games of one player count, records kept, in seed order: game ``i`` (``seeds[i]``) with
-    lineup ``i mod len(bots)`` (:func:`lineups`)."""
+    lineup ``i mod len(bots)`` (:func:`lineups`). Games already in ``cache`` are not played again."""
     teams = lineups(bots, players)
     out: list[GameSummary] = []
     for shift, team in enumerate(teams):
         mine = [s for i, s in enumerate(seeds) if i % len(teams) == shift]
         if mine:
             spec = SimSpec(target.variant, target.version, players, team, records=True)
-            out += run(spec, mine, workers, scheduler, on_progress)
+            out += run(spec, mine, workers, scheduler, on_progress, cache=cache, on_cache_problem=on_cache_problem)
     return sorted(out, key=lambda g: g.seed)
 
 
@@ -125,6 +127,7 @@ class GameFacts:
     played: Scored
     rescored: tuple[Scored, ...] = ()  # under the targets asked of :func:`game_facts`
     record: str = attrs.field(default="", repr=False)
+    reused: bool = attrs.field(default=False, eq=False)  # taken from the played-games cache
 
     @property
     def players(self) -> int:
@@ -192,6 +195,7 @@ def game_facts(summary: GameSummary, rescore: Sequence[Target] = ()) -> GameFact
         played=scored_of(game),
         rescored=tuple(rescore_position(position, t, f"seed {game.seed}") for t in rescore),
         record=summary.record,
+        reused=summary.reused,
         **seen,
     )
 
@@ -505,6 +509,7 @@ def check_plan(plan: Plan) -> tuple[Board, Target, Target | None]:
 
 def playtest(
     plan: Plan, workers: int = 1, scheduler: str | None = None, on_progress: Callable[[int], None] | None = None,
+    cache: GameCache | None = None, on_cache_problem: Callable[[str], None] | None = None,
 ) -> tuple[dict[str, Any], dict[str, list[GameFacts]]]:
     """Play the plan and compute its report (JSON data). Also returns the facts of every game, by
     ``"<players>"`` and ``"<players>-against"``, for the example records."""
@@ -513,11 +518,11 @@ def playtest(
     counts = {}
     for p in plan.players:
         rescore = (target, against) if against else ()
-        mine = [game_facts(s, rescore) for s in play_games(target, p, plan.bots, plan.seeds, workers, scheduler, on_progress)]
+        mine = [game_facts(s, rescore) for s in play_games(target, p, plan.bots, plan.seeds, workers, scheduler, on_progress, cache, on_cache_problem)]
         facts[str(p)] = mine
         entry: dict[str, Any] = {"players": p, "variant": figures(mine, board)}
         if against:
-            theirs = [game_facts(s) for s in play_games(against, p, plan.bots, plan.seeds, workers, scheduler, on_progress)]
+            theirs = [game_facts(s) for s in play_games(against, p, plan.bots, plan.seeds, workers, scheduler, on_progress, cache, on_cache_problem)]
             facts[f"{p}-against"] = theirs
             entry["against"] = figures(theirs, board)
             entry["differences"] = differences(entry["variant"], entry["against"])

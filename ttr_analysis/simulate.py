@@ -13,6 +13,11 @@ per task) so that the cost of shipping a task and its results stays small beside
   module starts itself, or a running cluster's scheduler (its workers need the same ttr-engine
   installed: tasks name ``play_chunk`` by module, and the games are played there).
 
+**Games played before.** With a :class:`~ttr_analysis.game_cache.GameCache`, a run plays only
+the seeds it has not played before under the same key (variant, rules, players, bots, engine);
+the others are read from the cache in this process and scored under ``SimSpec.rescore`` from
+their stored position, and their summaries say ``reused``. Workers never touch the cache.
+
 Why Dask rather than Ray for runs that outgrow one machine: ``distributed`` is pure Python and
 small (a scheduler and workers speaking over TCP, installed with pip, nothing to compile and no
 object store to size); its ``LocalCluster`` starts in-process, which is how the tests exercise the
@@ -34,9 +39,11 @@ from contextlib import contextmanager
 import attrs
 
 from ttr_core import record, variant
+from ttr_analysis.game_cache import GameCache, KeptGame, RunKey
 from ttr_analysis.rescore import Scored, Target, rescore_position, scored_of
 from ttr_bots import bot_classes, play_game
 from ttr_core.errors import TTRError
+from ttr_core.game import Game
 from ttr_core.position import position_of
 
 #: Games per task at most: small enough for a smooth progress bar and an even finish, large
@@ -55,6 +62,7 @@ class SimSpec:
     bots: tuple[str, ...]
     rescore: tuple[Target, ...] = ()  # also score each finished game under these (compare)
     records: bool = False  # return each game's record text
+    keep: bool = False  # return what each game leaves for a ``GameCache`` too (``run`` sets it)
 
 
 @attrs.frozen
@@ -69,6 +77,10 @@ class GameSummary:
     played: Scored  # as the game's own rules scored it
     rescored: tuple[Scored, ...] = ()  # under ``SimSpec.rescore``, in that order
     record: str | None = None  # the canonical record text (``SimSpec.records``)
+    #: read from a ``GameCache`` instead of played (not part of what the game is: not compared)
+    reused: bool = attrs.field(default=False, eq=False)
+    #: what the game leaves for a ``GameCache`` (``SimSpec.keep``), on its way back from a worker
+    kept: KeptGame | None = attrs.field(default=None, eq=False, repr=False)
 
 
 def local_cores() -> int:
@@ -87,27 +99,63 @@ def check_spec(spec: SimSpec) -> None:
 
 
 def play_one(spec: SimSpec, seed: int) -> GameSummary:
-    ruleset = variant.load(spec.variant, spec.version)
-    game = play_game(ruleset, spec.players, seed, spec.bots)
-    rescored: tuple[Scored, ...] = ()
-    if spec.rescore:
+    game = play_game(variant.load(spec.variant, spec.version), spec.players, seed, spec.bots)
+    return with_kept(spec, game) if spec.keep else summary_of(spec, game)
+
+
+def summary_of(spec: SimSpec, game: Game, rescored: tuple[Scored, ...] | None = None) -> GameSummary:
+    if rescored is None and spec.rescore:
         position = position_of(game)
-        rescored = tuple(rescore_position(position, t, f"seed {seed}") for t in spec.rescore)
+        rescored = tuple(rescore_position(position, t, f"seed {game.seed}") for t in spec.rescore)
     return GameSummary(
-        seed=seed,
-        bots=tuple(spec.bots[i % len(spec.bots)] for i in range(spec.players)),
+        seed=game.seed,
+        bots=seat_bots(spec),
         turns=game.state.turn,
         actions=len(game.log),
         end_reason=game.state.end_reason,
         played=scored_of(game),
-        rescored=rescored,
+        rescored=rescored or (),
         record=record.dumps(record.make_record(game)) if spec.records else None,
     )
+
+
+def seat_bots(spec: SimSpec) -> tuple[str, ...]:
+    return tuple(spec.bots[i % len(spec.bots)] for i in range(spec.players))
 
 
 def play_chunk(spec: SimSpec, seeds: Sequence[int]) -> list[GameSummary]:
     """One task: a few games, in one worker. Module-level, so that pools and Dask can pickle it."""
     return [play_one(spec, s) for s in seeds]
+
+
+def with_kept(spec: SimSpec, game: Game) -> GameSummary:
+    """The summary of ``game`` with what it leaves for a cache: its position, record, and its
+    position scored under its own rules (the self-check of ``compare``, reused when it asks)."""
+    position = position_of(game)
+    own = Target(spec.variant, game.ruleset.version)
+    rescored = tuple(rescore_position(position, t, f"seed {game.seed}") for t in spec.rescore)
+    self_scored = next((r for t, r in zip(spec.rescore, rescored) if t.resolved() == own), None)
+    if self_scored is None:
+        try:
+            self_scored = rescore_position(position, own, f"seed {game.seed}")
+        except TTRError:  # kept as unknown: a run that asks for it will fail as a fresh one would
+            self_scored = None
+    summary = summary_of(spec, game, rescored)
+    text = summary.record or record.dumps(record.make_record(game))
+    kept = KeptGame(summary.seed, summary.bots, summary.turns, summary.actions, summary.end_reason,
+                    summary.played, self_scored, position, text)
+    return attrs.evolve(summary, kept=kept)
+
+
+def summary_of_kept(spec: SimSpec, kept: KeptGame, own: Target) -> GameSummary:
+    """The summary of a game read from the cache: only the other rule sets score it anew."""
+    rescored = tuple(
+        kept.self_scored if t.resolved() == own and kept.self_scored is not None
+        else rescore_position(kept.position, t, f"seed {kept.seed}")
+        for t in spec.rescore
+    )
+    return GameSummary(kept.seed, kept.bots, kept.turns, kept.actions, kept.end_reason, kept.played, rescored,
+                       kept.record if spec.records else None, reused=True)
 
 
 def chunked(seeds: Sequence[int], workers: int) -> list[list[int]]:
@@ -150,28 +198,62 @@ def run(
     scheduler: str | None = None,
     on_progress: Callable[[int], None] | None = None,
     local_processes: bool = True,
+    cache: GameCache | None = None,
+    on_cache_problem: Callable[[str], None] | None = None,
 ) -> list[GameSummary]:
     """Play a game for every seed; the summaries in seed order. ``on_progress(n)`` is called as
-    each task finishes, with the number of games it held."""
+    each task finishes, with the number of games it held.
+
+    With ``cache``, seeds played before under the same key are read from it instead (their
+    summaries say ``reused``), and the games played are added to it; an entry that cannot be
+    written is reported once to ``on_cache_problem`` and the run goes on."""
     check_spec(spec)
-    tasks = chunked(list(seeds), max(1, workers))
+    seeds = list(seeds)
+    kept: list[KeptGame] = []
+    key = None
+    if cache is not None:
+        ruleset = variant.load(spec.variant, spec.version)
+        key = RunKey.of(ruleset, spec.players, spec.bots)
+        kept = [k for k in (cache.get(key, s) for s in seeds) if k is not None]
+        reused = {k.seed for k in kept}
+        seeds = [s for s in seeds if s not in reused]
     out: list[GameSummary] = []
-    with executor_for(workers, scheduler, local_processes) as pool:
-        if pool is None:
-            for task in tasks:
-                out += play_chunk(spec, task)
+    writer = _CacheWriter(cache, key, on_cache_problem)
+    tasks = chunked(seeds, max(1, workers))
+    task_spec = spec if cache is None else attrs.evolve(spec, keep=True)
+    with executor_for(workers if tasks else 1, scheduler if tasks else None, local_processes) as pool:
+        futures = [pool.submit(play_chunk, task_spec, task) for task in tasks] if pool is not None else []
+        try:
+            if kept:
+                own = Target(spec.variant, kept[0].played.version)
+                out += [summary_of_kept(spec, k, own) for k in kept]
                 if on_progress:
-                    on_progress(len(task))
-        else:
-            futures = [pool.submit(play_chunk, spec, task) for task in tasks]
-            try:
-                for done in cf.as_completed(futures):
-                    games = done.result()
-                    out += games
-                    if on_progress:
-                        on_progress(len(games))
-            except BaseException:
-                for f in futures:  # a failed game (or Ctrl-C) stops the run now, not after every task
-                    f.cancel()
-                raise
+                    on_progress(len(kept))
+            done_tasks = (play_chunk(task_spec, t) for t in tasks) if pool is None else (f.result() for f in cf.as_completed(futures))
+            for games in done_tasks:
+                out += writer.take(games)
+                if on_progress:
+                    on_progress(len(games))
+        except BaseException:
+            for f in futures:  # a failed game (or Ctrl-C) stops the run now, not after every task
+                f.cancel()
+            raise
     return sorted(out, key=lambda g: g.seed)
+
+
+class _CacheWriter:
+    """Keeps the games a run plays, and strips what the caller did not ask for."""
+
+    def __init__(self, cache: GameCache | None, key: RunKey | None, on_problem: Callable[[str], None] | None):
+        self.cache, self.key, self.on_problem = cache, key, on_problem
+        self.problem: str | None = None
+
+    def take(self, games: list[GameSummary]) -> list[GameSummary]:
+        if self.cache is None or self.key is None:
+            return games
+        for g in games:
+            if g.kept is not None and self.problem is None:
+                self.problem = self.cache.put(self.key, g.kept)
+                if self.problem and self.on_problem:
+                    self.on_problem(self.problem)  # once: the other games would fail the same way
+        return [attrs.evolve(g, kept=None) for g in games]

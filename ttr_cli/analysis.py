@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ttr_analysis import compare as compare_mod
+from ttr_analysis import game_cache
 from ttr_analysis import rescore as rescore_mod
 from ttr_analysis import simulate as simulate_mod
 from ttr_analysis import stats
@@ -91,6 +92,10 @@ def played_games(games: int, players=None, bots: str = "ticket"):
                      help="Comma-separated, cycled over the seats; `ttr bots` lists them."),
         click.option("--workers", type=click.IntRange(1), default=None, help=_WORKERS_HELP),
         click.option("--scheduler", default=None, help=_SCHEDULER_HELP),
+        click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                     help="Keep played games here and reuse them on the next run (default: the user's cache folder, "
+                          "$TTR_CACHE_DIR or e.g. ~/.cache/ttr-engine/games).", metavar="DIR"),
+        click.option("--no-cache", is_flag=True, help="Play every game, and keep none."),
     ]
 
     def add(command):
@@ -99,6 +104,33 @@ def played_games(games: int, players=None, bots: str = "ticket"):
         return command
 
     return add
+
+
+def game_cache_for(cache_dir: Path | None, no_cache: bool) -> game_cache.GameCache | None:
+    """The cache the command uses, checked before any game is played."""
+    if no_cache:
+        if cache_dir is not None:
+            raise TTRError("--cache and --no-cache contradict each other: give one of them")
+        return None
+    if cache_dir is not None:
+        check_out_dir(cache_dir, "--cache")
+        return game_cache.GameCache(cache_dir)
+    return game_cache.GameCache(game_cache.default_folder())  # unwritable: a warning, then the run goes on
+
+
+def cache_warning(err):
+    def warn(problem: str) -> None:
+        err.print(f"[yellow]warning:[/yellow] played games are not kept ({escape(problem)}); "
+                  "--cache DIR names another folder, --no-cache stops trying", markup=True)
+
+    return warn
+
+
+def _reuse_line(cache: game_cache.GameCache | None, reused: int, games: int, rescored_under: str | None = None) -> str:
+    if cache is None:
+        return "the game cache is off (--no-cache)"
+    what = f"; only their scoring under {rescored_under} was computed" if rescored_under and reused else ""
+    return f"{reused} of {games} games reused from the cache in {cache.folder}{what}"
 
 
 # --- rescore ----------------------------------------------------------------------------------
@@ -190,7 +222,7 @@ def _rescore_table(out, r: rescore_mod.GameRescore) -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write every game's record into this folder.")
 @click.option("--json", "as_json", is_flag=True)
-def simulate(variant_id, games, seed, players, bot_names, workers, scheduler, out_dir, as_json):
+def simulate(variant_id, games, seed, players, bot_names, workers, scheduler, cache_dir, no_cache, out_dir, as_json):
     """Play N seeded bot games and summarise them: scores per seat, game length, tickets,
     bonus frequencies, what decided the winner. Reproducible whatever the number of workers."""
     out, err = _consoles()
@@ -200,13 +232,15 @@ def simulate(variant_id, games, seed, players, bot_names, workers, scheduler, ou
         check_out_dir(out_dir)
     if scheduler is not None:
         require_extra("analysis", DASK, "--scheduler")
+    cache = game_cache_for(cache_dir, no_cache)
     workers = workers or simulate_mod.local_cores()
     spec = simulate_mod.SimSpec(target.variant, target.version, players or compare_mod.default_players(target),
                                 names, (), out_dir is not None)
     simulate_mod.check_spec(spec)
     t0 = time.perf_counter()
     with progress_bar(err, games, "simulating") as progress:
-        played = simulate_mod.run(spec, range(seed, seed + games), workers, scheduler, GameTick(progress, games))
+        played = simulate_mod.run(spec, range(seed, seed + games), workers, scheduler, GameTick(progress, games),
+                                  cache=cache, on_cache_problem=cache_warning(err))
     elapsed = time.perf_counter() - t0
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -214,13 +248,16 @@ def simulate(variant_id, games, seed, players, bot_names, workers, scheduler, ou
             (out_dir / compare_mod.record_name(g)).write_text(g.record, encoding="utf-8")
     summary = stats.summarize(played)
     where = scheduler and f"dask {scheduler}" or ("this process" if workers == 1 else "local processes")
-    timing = {"workers": workers, "where": where, "seconds": round(elapsed, 3), "games_per_second": round(games / elapsed, 3)}
+    reused = sum(1 for g in played if g.reused)
+    timing = {"workers": workers, "where": where, "seconds": round(elapsed, 3), "games_per_second": round(games / elapsed, 3),
+              "reused": reused, "cache": str(cache.folder) if cache else None}
     if as_json:
         click.echo(json.dumps({**summary, "records": str(out_dir) if out_dir else None, "timing": timing}, indent=2))
         return
     _print_summary(out, summary)
     out.print(f"{games} games in {elapsed:.1f} s ({games / elapsed:.1f} games/s, {workers} worker(s), {where})"
               + (f"; records in {out_dir}" if out_dir else ""), markup=False)
+    out.print(_reuse_line(cache, reused, games), markup=False)
 
 
 def _print_summary(out, s: dict) -> None:
@@ -255,8 +292,11 @@ def _print_summary(out, s: dict) -> None:
 @click.option("--plots", "want_plots", is_flag=True,
               help="Write the plots (PNG and SVG; needs the analysis extra): into --out, else the current folder.")
 @click.option("--save-records", is_flag=True, help="Also write every game's record into OUT/records (OUT: --out, else the current folder).")
+@click.option("--records", "record_paths", multiple=True, type=click.Path(exists=True, path_type=Path), metavar="PATH",
+              help="Compare these finished games (records, or folders of them) played under A, instead of playing new ones; repeatable.")
 @click.option("--json", "as_json", is_flag=True)
-def compare(targets, games, seed, players, bot_names, workers, scheduler, out_dir, want_plots, save_records, as_json):
+def compare(targets, games, seed, players, bot_names, workers, scheduler, cache_dir, no_cache, out_dir, want_plots, save_records,
+            record_paths, as_json):
     """Simulate under rule set A, rescore every game under B: winner changes, and B − A per
     breakdown line with 95% confidence intervals; with --plots or --out, plots too."""
     out, err = _consoles()
@@ -272,21 +312,44 @@ def compare(targets, games, seed, players, bot_names, workers, scheduler, out_di
         check_out_dir(folder / "records", "--save-records")
     if plots:
         require_extra("analysis", MATPLOTLIB, "ttr compare --plots" if want_plots else "ttr compare --out (it writes plots)")
-    if scheduler is not None:
-        require_extra("analysis", DASK, "--scheduler")
-    workers = workers or simulate_mod.local_cores()
-    with progress_bar(err, games, f"{a} vs {b}") as progress:
-        c = compare_mod.compare(a, b, games, seed, players, names, workers, scheduler,
-                                GameTick(progress, games), records=save_records)
+    if record_paths:
+        _refuse_with_records(click.get_current_context())
+        files = rescore_mod.record_paths(record_paths)
+        with progress_bar(err, len(files), f"{a} vs {b}") as progress:
+            c = compare_mod.compare_records(a, b, files, save_records, GameTick(progress, len(files)))
+        cache = None
+    else:
+        if scheduler is not None:
+            require_extra("analysis", DASK, "--scheduler")
+        cache = game_cache_for(cache_dir, no_cache)
+        workers = workers or simulate_mod.local_cores()
+        with progress_bar(err, games, f"{a} vs {b}") as progress:
+            c = compare_mod.compare(a, b, games, seed, players, names, workers, scheduler,
+                                    GameTick(progress, games), records=save_records, cache=cache, on_cache_problem=cache_warning(err))
     data = compare_mod.report(c)
     paths = compare_mod.write_plots(c, folder) if plots else []
     if save_records:
         data["records"] = str(compare_mod.write_records(c, folder))
     data["plots"] = [str(p) for p in paths]
+    # status, not a result: on standard error, so that the JSON stays the same for the same seeds
+    if not record_paths:
+        err.print(_reuse_line(cache, c.reused(), len(c.games), c.b), markup=False, highlight=False)
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
     _print_comparison(out, err, data)
+
+
+#: the options that choose the games to play, which --records replaces
+_PLAY_OPTIONS = {"games": "--games", "seed": "--seed", "players": "--players", "bot_names": "--bots", "workers": "--workers",
+                 "scheduler": "--scheduler", "cache_dir": "--cache", "no_cache": "--no-cache"}
+
+
+def _refuse_with_records(ctx: click.Context) -> None:
+    given = [flag for name, flag in _PLAY_OPTIONS.items()
+             if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE]
+    if given:
+        raise TTRError(f"--records takes the games from the records: {', '.join(given)} would choose games to play; give one or the other")
 
 
 def _print_comparison(out, err, d: dict) -> None:

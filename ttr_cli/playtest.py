@@ -18,7 +18,7 @@ from ttr_analysis import playtest as playtest_mod
 from ttr_analysis import playtest_html
 from ttr_analysis import simulate as simulate_mod
 from ttr_analysis.rescore import Target
-from ttr_cli.analysis import DASK, GameTick, played_games, progress_bar
+from ttr_cli.analysis import DASK, GameTick, cache_warning, game_cache_for, played_games, progress_bar
 from ttr_cli.preflight import check_out_dir, require_extra
 from ttr_core import variant
 from ttr_core.board import Board
@@ -65,7 +65,8 @@ def parse_players(text: str | None, targets: list[Target]) -> tuple[int, ...]:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
               help=f"Folder for {REPORT_HTML}, {REPORT_JSON} and the records of the example games.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written, and the headline figures, as JSON.")
-def playtest(variant_id, against_id, games, seed, players_text, bot_names, workers, scheduler, out_dir, as_json):
+def playtest(variant_id, against_id, games, seed, players_text, bot_names, workers, scheduler, cache_dir, no_cache,
+             out_dir, as_json):
     """Playtest a rule set: per player count, balance (win rate by seat and bot style, scores,
     game length, how games end), the board (claims as a heat map, the most contested routes),
     tickets, bonuses and tie-breaks, and rule failures, as one offline HTML page with the same
@@ -80,14 +81,18 @@ def playtest(variant_id, against_id, games, seed, players_text, bot_names, worke
     check_out_dir(out_dir)
     if scheduler is not None:
         require_extra("analysis", DASK, "--scheduler")
+    cache = game_cache_for(cache_dir, no_cache)
     plan = playtest_mod.Plan(target, against, players, games, names, seed)
     board, _, _ = playtest_mod.check_plan(plan)  # every refusal before the first game
     workers = workers or simulate_mod.local_cores()
     total = games * len(players) * (2 if against else 1)
     t0 = time.perf_counter()
     with progress_bar(err, total, "playtesting") as progress:
-        report, facts = playtest_mod.playtest(plan, workers, scheduler, GameTick(progress, total))
+        report, facts = playtest_mod.playtest(plan, workers, scheduler, GameTick(progress, total), cache, cache_warning(err))
     elapsed = time.perf_counter() - t0
+    if cache is not None:
+        reused = sum(f.reused for games_of_count in facts.values() for f in games_of_count)
+        err.print(f"{reused} of {total} games reused from the cache in {cache.folder}", markup=False, highlight=False)
     written = write(out_dir, report, board, playtest_mod.examples(report, facts))
     heads = headlines(report)
     if as_json:
