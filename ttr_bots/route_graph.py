@@ -110,9 +110,10 @@ def _path(preds, meet: int) -> list[int]:
 
 class BoardIndex:
     """A board's routes looked up by cities: ``between[(u, v)]`` (``u < v``) the routes joining
-    two cities, ``pair_of[route id]`` the cities a route joins, ``at[city]`` the routes of a city."""
+    two cities, ``pair_of[route id]`` and ``pair_at[route index]`` the cities a route joins,
+    ``at[city]`` the routes of a city."""
 
-    __slots__ = ("board", "between", "pair_of", "at")
+    __slots__ = ("board", "between", "pair_of", "pair_at", "at")
 
     def __init__(self, board: Board):
         self.board = board
@@ -125,6 +126,7 @@ class BoardIndex:
                 at[r.bi].append(r)
         self.between: dict[tuple[int, int], tuple[Route, ...]] = {k: tuple(v) for k, v in between.items()}
         self.pair_of: dict[str, tuple[int, int]] = {r.id: pair(r.ai, r.bi) for r in board.routes}
+        self.pair_at: tuple[tuple[int, int], ...] = tuple(pair(r.ai, r.bi) for r in board.routes)
         self.at: tuple[tuple[Route, ...], ...] = tuple(tuple(rs) for rs in at)
 
 

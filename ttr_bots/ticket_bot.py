@@ -289,16 +289,27 @@ class TicketBot:
         self._routes: Mapping[str, int] | None = None
         self._owner: dict[int, int] = {}
         self._owner_version = 0
+        self._moved: set[int] = set()  # routes whose owner changed since the plan was last checked
         self._needs: tuple | None = None  # the colour needs last worked out, and of what
+        self._free: tuple | None = None  # the plan's free routes, and of what plan and owners
 
     # --- entry point ----------------------------------------------------------------------
 
     def choose(self, game, seat: int) -> Action:
         board = game.board
         view = game.view(seat)
-        if view["routes"] != self._routes:
-            self._routes = view["routes"]
-            self._owner = {board.route_index[r]: s for r, s in self._routes.items()}
+        routes = view["routes"]
+        if routes != self._routes:
+            index = board.route_index
+            owner = dict(self._owner)
+            for r, _ in routes.items() ^ (self._routes or {}).items():  # claimed, released or both
+                i = index[r]
+                self._moved.add(i)
+                if r in routes:
+                    owner[i] = routes[r]
+                else:
+                    owner.pop(i, None)
+            self._routes, self._owner = routes, owner
             self._owner_version += 1
         seen = read_view(view, board, self._owner)
         decision = seen.decision
@@ -405,11 +416,13 @@ class TicketBot:
         shortest one: most turns then cost no search at all."""
         key = (seen.tickets, len(self._blocked), seen.my_stations, seen.stations_left)
         if self._plan is not None and key == self._plan_key:
-            # valid then, valid still while nothing it depends on changed
-            against = (self._owner_version, seen.trains, seen.station_cities)
-            if self._checked is not None and self._checked[0] is self._plan and self._checked[1] == against:
+            # valid when last checked, valid still while no route of its connections changed hands
+            against = (seen.trains, seen.station_cities)
+            checked = self._checked
+            if checked is not None and checked[0] is self._plan and checked[1] == against and not self._touches(board, self._plan):
                 return self._plan
             kept = _still_valid(board, seen, self._plan, self._blocked)
+            self._moved.clear()
             if kept is not None:
                 self._plan = kept
                 self._checked = (kept, against)
@@ -419,12 +432,27 @@ class TicketBot:
         self._plan_key = key
         return self._plan
 
+    def _touches(self, board, plan: Plan) -> bool:
+        """Whether a route that changed hands since the last check joins two cities of ``plan``."""
+        if not self._moved:
+            return False
+        pair_at = board_index(board).pair_at
+        return any(pair_at[r] in plan.pairs for r in self._moved)
+
+    def _free_planned(self, board, seen, plan: Plan) -> list[list[Route]]:
+        """The free routes of each connection of ``plan`` (those with any), connections in order."""
+        if self._free is None or self._free[0] is not plan or self._free[1] != self._owner_version:
+            between, owner = board_index(board).between, seen.owner
+            groups = [[r for r in between[p] if r.index not in owner] for p in sorted(plan.pairs)]
+            self._free = (plan, self._owner_version, [g for g in groups if g])
+        return self._free[2]
+
     def _learn_blocked(self, board, seen, plan: Plan, claims: list[Action]) -> bool:
         """A free planned route the hand could pay but that no legal claim offers is closed to this
         seat (a parallel route rule, R-PAR): plan around it from now on."""
         owner = seen.owner
         suspects = [
-            r for r in _free_routes(board, seen, plan.pairs)
+            r for group in self._free_planned(board, seen, plan) for r in group
             if r.parallel and any(p in owner for p in r.parallel) and r.length <= seen.trains and _could_pay(r, seen)
         ]
         if not suspects:
@@ -450,7 +478,7 @@ class TicketBot:
     def claim_along_plan(self, board, seen, plan: Plan, claims: list[Action], can_draw: bool) -> Action | None:
         """The planned route to claim now, if the hand can pay one. ``claims`` are listed only
         when the hand holds enough cards for a planned route."""
-        payable = _maybe_payable(board, seen, plan)
+        payable = _maybe_payable(seen, self._free_planned(board, seen, plan))
         if not payable:
             return None
         planned = [c for c in claims if c.route in payable]
@@ -496,23 +524,27 @@ class TicketBot:
                 sets.union(board.routes[r].ai, board.routes[r].bi)
         open_tickets = [board.tickets[t] for t in seen.tickets if not sets.connected(board.tickets[t].ai, board.tickets[t].bi)]
 
-        def completes(joins: Iterable[tuple[int, int]]) -> int:
-            trial = DisjointSets(len(board.cities))
-            trial.parent = list(sets.parent)
-            for u, v in joins:
-                trial.union(u, v)
-            return sum(2 * t.points for t in open_tickets if trial.connected(t.ai, t.bi))
+        completed: dict[tuple[int, int], int] = {}  # by the two cities joined: many payments per route
+
+        def completes(join: tuple[int, int]) -> int:
+            if join not in completed:
+                trial = DisjointSets(len(board.cities))
+                trial.parent = list(sets.parent)
+                trial.union(*join)
+                completed[join] = sum(2 * t.points for t in open_tickets if trial.connected(t.ai, t.bi))
+            return completed[join]
 
         best: tuple[float, str, Action] | None = None
         for c in claims:
             route = board.routes[board.route_index[c.route]]
-            gain = route.length * 1.5 + completes([(route.ai, route.bi)]) - c.locomotives * 0.01
+            gain = route.length * 1.5 + completes((route.ai, route.bi)) - c.locomotives * 0.01
             key = (gain, c.route + (c.color or ""), c)
             best = key if best is None or key[:2] > best[:2] else best
+        at = board_index(board).at
         for b in builds:
             ci = board.city_index[b.city]
-            joins = [(r.ai, r.bi) for r in board.routes if ci in (r.ai, r.bi) and seen.owner.get(r.index, seen.seat) != seen.seat]
-            gain = max((completes([j]) for j in joins), default=0) - 4.5  # the 4 points of a station kept
+            joins = [(r.ai, r.bi) for r in at[ci] if seen.owner.get(r.index, seen.seat) != seen.seat]
+            gain = max((completes(j) for j in joins), default=0) - 4.5  # the 4 points of a station kept
             key = (gain, b.city + (b.color or ""), b)
             best = key if best is None or key[:2] > best[:2] else best
         return best[2] if best is not None and best[0] > 0 else None
@@ -545,7 +577,7 @@ class TicketBot:
     def _color_needs(self, board, seen, plan: Plan) -> dict[str, int]:
         """``_color_needs``, worked out again only when the plan, the hand or the board changed."""
         if self._needs is None or self._needs[0] is not plan or self._needs[1] != (seen.hand, self._owner_version):
-            self._needs = (plan, (seen.hand, self._owner_version), _color_needs(board, seen, plan))
+            self._needs = (plan, (seen.hand, self._owner_version), _color_needs(seen, self._free_planned(board, seen, plan)))
         return self._needs[2]
 
 
@@ -556,27 +588,18 @@ def _pair_of(board: Board, route_id: str) -> tuple[int, int]:
     return board_index(board).pair_of[route_id]
 
 
-def _free_routes(board: Board, seen: Seen, pairs: Iterable[tuple[int, int]]) -> list[Route]:
-    between = board_index(board).between
-    return [r for p in pairs for r in between.get(p, ()) if r.index not in seen.owner]
-
-
-def _routes_between(board: Board, u: int, v: int) -> tuple[Route, ...]:
-    return board_index(board).between.get(_pair(u, v), ())
-
-
-def _maybe_payable(board: Board, seen: Seen, plan: Plan) -> set[str]:
-    """The free planned routes the hand holds enough cards for, by id: every space takes a card of
-    the route's colour (any one colour for grey) or a locomotive (R-ROUTE-2..3), a 3-for-1
-    triple three of that colour (R-FER-2). No other planned route can be claimed now."""
-    locos = seen.cards(LOCOMOTIVE)
-    most = max(seen.cards(c) for c in COLORS) + locos
-    out = set()
-    for r in _free_routes(board, seen, plan.pairs):
-        cards = most if r.color == GRAY else seen.cards(r.color) + locos
-        if r.length <= cards and r.length <= seen.trains:
-            out.add(r.id)
-    return out
+def _maybe_payable(seen: Seen, free: list[list[Route]]) -> set[str]:
+    """The free planned routes (``free``, by connection) the hand holds enough cards for, by id:
+    every space takes a card of the route's colour (any one colour for grey) or a locomotive
+    (R-ROUTE-2..3), a 3-for-1 triple three of that colour (R-FER-2). No other planned route can
+    be claimed now."""
+    hand, trains = seen.hand, seen.trains
+    locos = hand.get(LOCOMOTIVE, 0)
+    most = max(hand.get(c, 0) for c in COLORS) + locos
+    return {
+        r.id for group in free for r in group
+        if r.length <= trains and r.length <= (most if r.color == GRAY else hand.get(r.color, 0) + locos)
+    }
 
 
 def _time_budget(seen: Seen) -> float:
@@ -625,19 +648,17 @@ def _could_pay(route: Route, seen: Seen) -> bool:
     return max(seen.cards(c) for c in colors) + locos >= route.length
 
 
-def _color_needs(board: Board, seen: Seen, plan: Plan) -> dict[str, int]:
-    """Cards the plan's free routes ask for, by colour: coloured routes their colour, grey routes
-    the colour the hand holds most of (beyond what coloured routes take), ferries locomotives."""
-    hand, owner, between = seen.hand, seen.owner, board_index(board).between
+def _color_needs(seen: Seen, free: list[list[Route]]) -> dict[str, int]:
+    """Cards the plan's free routes (``free``, by connection) ask for, by colour: coloured routes
+    their colour, grey routes the colour the hand holds most of (beyond what coloured routes
+    take), ferries locomotives."""
+    hand = seen.hand
     most = max(hand.get(c, 0) for c in COLORS)
     needs: dict[str, int] = {}
     grey: list[Route] = []
-    for p in sorted(plan.pairs):
-        free = [r for r in between[p] if r.index not in owner]
-        if not free:
-            continue
+    for group in free:
         # of parallel routes, the one the hand is closest to paying
-        r = free[0] if len(free) == 1 else max(free, key=lambda r: (most if r.color == GRAY else hand.get(r.color, 0), -r.index))
+        r = group[0] if len(group) == 1 else max(group, key=lambda r: (most if r.color == GRAY else hand.get(r.color, 0), -r.index))
         if r.ferry:
             needs[LOCOMOTIVE] = needs.get(LOCOMOTIVE, 0) + r.ferry
         if r.color == GRAY:
