@@ -443,8 +443,10 @@ class TicketBot:
         """The free routes of each connection of ``plan`` (those with any), connections in order."""
         if self._free is None or self._free[0] is not plan or self._free[1] != self._owner_version:
             between, owner = board_index(board).between, seen.owner
-            groups = [[r for r in between[p] if r.index not in owner] for p in sorted(plan.pairs)]
-            self._free = (plan, self._owner_version, [g for g in groups if g])
+            groups = [g for g in ([r for r in between[p] if r.index not in owner] for p in sorted(plan.pairs)) if g]
+            # with one free route per connection, the colour needs but the grey routes' are known
+            fixed = _fixed_needs([g[0] for g in groups]) if all(len(g) == 1 for g in groups) else None
+            self._free = (plan, self._owner_version, groups, fixed)
         return self._free[2]
 
     def _learn_blocked(self, board, seen, plan: Plan, claims: list[Action]) -> bool:
@@ -551,7 +553,8 @@ class TicketBot:
 
     def draw_cards(self, board, seen, draws: list[Action], second: bool) -> Action:
         needs = self._color_needs(board, seen, self._cached_plan(board, seen))
-        wanted = {c: n - seen.cards(c) for c, n in needs.items() if c != LOCOMOTIVE and n > seen.cards(c)}
+        hand = seen.hand
+        wanted = {c: n - hand.get(c, 0) for c, n in needs.items() if c != LOCOMOTIVE and n > hand.get(c, 0)}
         row = dict(enumerate(seen.open_row))
         best = None
         for d in draws:
@@ -575,9 +578,17 @@ class TicketBot:
         return max(draws, key=lambda d: (wanted.get(row.get(d.slot), 0), row.get(d.slot) == LOCOMOTIVE, -(d.slot or 0)))
 
     def _color_needs(self, board, seen, plan: Plan) -> dict[str, int]:
-        """``_color_needs``, worked out again only when the plan, the hand or the board changed."""
+        """``_color_needs``, worked out again only when the plan, the hand or the board changed;
+        with one free route per connection, what the hand changes only."""
         if self._needs is None or self._needs[0] is not plan or self._needs[1] != (seen.hand, self._owner_version):
-            self._needs = (plan, (seen.hand, self._owner_version), _color_needs(seen, self._free_planned(board, seen, plan)))
+            free = self._free_planned(board, seen, plan)
+            fixed = self._free[3]
+            if fixed is None:
+                needs = _color_needs(seen, free)
+            else:
+                needs = dict(fixed[0])
+                _add_grey_needs(seen.hand, needs, fixed[1])
+            self._needs = (plan, (seen.hand, self._owner_version), needs)
         return self._needs[2]
 
 
@@ -595,7 +606,7 @@ def _maybe_payable(seen: Seen, free: list[list[Route]]) -> set[str]:
     be claimed now."""
     hand, trains = seen.hand, seen.trains
     locos = hand.get(LOCOMOTIVE, 0)
-    most = max(hand.get(c, 0) for c in COLORS) + locos
+    most = max([hand.get(c, 0) for c in COLORS]) + locos
     return {
         r.id for group in free for r in group
         if r.length <= trains and r.length <= (most if r.color == GRAY else hand.get(r.color, 0) + locos)
@@ -653,27 +664,43 @@ def _color_needs(seen: Seen, free: list[list[Route]]) -> dict[str, int]:
     their colour, grey routes the colour the hand holds most of (beyond what coloured routes
     take), ferries locomotives."""
     hand = seen.hand
-    most = max(hand.get(c, 0) for c in COLORS)
+    most = max([hand.get(c, 0) for c in COLORS])
+    # of parallel routes, the one the hand is closest to paying
+    chosen = [
+        group[0] if len(group) == 1 else max(group, key=lambda r: (most if r.color == GRAY else hand.get(r.color, 0), -r.index))
+        for group in free
+    ]
+    needs, grey = _fixed_needs(chosen)
+    _add_grey_needs(hand, needs, grey)
+    return needs
+
+
+def _fixed_needs(routes: list[Route]) -> tuple[dict[str, int], list[Route]]:
+    """What ``routes`` ask for whatever the hand: their colours and ferries' locomotives; and the
+    grey routes, longest first (their colour depends on the hand)."""
     needs: dict[str, int] = {}
     grey: list[Route] = []
-    for group in free:
-        # of parallel routes, the one the hand is closest to paying
-        r = group[0] if len(group) == 1 else max(group, key=lambda r: (most if r.color == GRAY else hand.get(r.color, 0), -r.index))
+    for r in routes:
         if r.ferry:
             needs[LOCOMOTIVE] = needs.get(LOCOMOTIVE, 0) + r.ferry
         if r.color == GRAY:
             grey.append(r)
         else:
             needs[r.color] = needs.get(r.color, 0) + r.length - r.ferry
-    for r in sorted(grey, key=lambda r: -r.length):
-        # the colour with the most cards to spare, the first in COLORS of equals
+    grey.sort(key=lambda r: -r.length)
+    return needs, grey
+
+
+def _add_grey_needs(hand: Mapping[str, int], needs: dict[str, int], grey: list[Route]) -> None:
+    """Each grey route (longest first) in the colour with the most cards to spare, the first in
+    COLORS of equals."""
+    for r in grey:
         best, spare = COLORS[0], None
         for c in COLORS:
             left = hand.get(c, 0) - needs.get(c, 0)
             if spare is None or left > spare:
                 best, spare = c, left
         needs[best] = needs.get(best, 0) + r.length - r.ferry
-    return needs
 
 
 def _pay_cost(board: Board, claim: Action, needs: Mapping[str, int]) -> float:
