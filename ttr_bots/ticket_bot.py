@@ -600,17 +600,19 @@ def _pair_of(board: Board, route_id: str) -> tuple[int, int]:
 
 
 def _maybe_payable(seen: Seen, free: list[list[Route]]) -> set[str]:
-    """The free planned routes (``free``, by connection) the hand holds enough cards for, by id:
-    every space takes a card of the route's colour (any one colour for grey) or a locomotive
-    (R-ROUTE-2..3), a 3-for-1 triple three of that colour (R-FER-2). No other planned route can
-    be claimed now."""
+    """The free planned routes (``free``, by connection) the hand holds enough cards for, by id."""
+    return {r.id for r in may_pay(seen, [r for group in free for r in group])}
+
+
+def may_pay(seen: Seen, routes: Iterable[Route]) -> list[Route]:
+    """Of ``routes``, those the seat has the trains and enough cards for: every space takes a card
+    of the route's colour (any one colour for grey) or a locomotive (R-ROUTE-2..3), a 3-for-1
+    triple three cards of that colour (R-FER-2). No other route can be claimed now, so a bot
+    lists its legal claims only when some route passes."""
     hand, trains = seen.hand, seen.trains
     locos = hand.get(LOCOMOTIVE, 0)
     most = max([hand.get(c, 0) for c in COLORS]) + locos
-    return {
-        r.id for group in free for r in group
-        if r.length <= trains and r.length <= (most if r.color == GRAY else hand.get(r.color, 0) + locos)
-    }
+    return [r for r in routes if r.length <= trains and r.length <= (most if r.color == GRAY else hand.get(r.color, 0) + locos)]
 
 
 def _time_budget(seen: Seen) -> float:
