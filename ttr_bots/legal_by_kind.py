@@ -20,9 +20,9 @@ class Listing(Sequence):
 
     __slots__ = ("_make", "_items")
 
-    def __init__(self, make: Callable[[], list[Action]]):
+    def __init__(self, make: Callable[[], list[Action]] | None, items: list[Action] | None = None):
         self._make = make
-        self._items: list[Action] | None = None
+        self._items = items
 
     def items(self) -> list[Action]:
         if self._items is None:
@@ -40,6 +40,10 @@ class Listing(Sequence):
 
     def __repr__(self) -> str:
         return f"Listing({self._items!r})" if self._items is not None else "Listing(<not listed yet>)"
+
+
+#: the kinds that may start a turn, with their handlers, by registry (kept by identity)
+_TURN_HANDLERS: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
 class LegalByKind:
@@ -60,7 +64,13 @@ class LegalByKind:
         """For ``seat`` starting its turn (no decision pending): the kinds that may start a turn.
         A ruleset's fallback actions (passing, R-TURN-2) are then only in ``everything``, as they
         are legal only when nothing else is."""
-        return cls(game, seat, {r.cls.kind: r.handler for r in game.registry if r.starts_turn and not r.fallback})
+        registry = game.registry
+        got = _TURN_HANDLERS.get(id(registry))
+        if got is None or got[0] is not registry:  # a ruleset's registry serves all its games
+            got = _TURN_HANDLERS[id(registry)] = (registry, {r.cls.kind: r.handler for r in registry if r.starts_turn and not r.fallback})
+            if len(_TURN_HANDLERS) > 32:
+                _TURN_HANDLERS.pop(next(iter(_TURN_HANDLERS)))
+        return cls(game, seat, got[1])
 
     @classmethod
     def answering(cls, game: Any, seat: int, allowed: Collection[str]) -> LegalByKind:
@@ -71,7 +81,11 @@ class LegalByKind:
         """The actions of ``kind``, listed on first use; an empty listing stands for ``default``."""
         listing = self._kinds.get(kind)
         if listing is None:
-            listing = self._kinds[kind] = Listing(lambda: self._list(kind))
+            if self._handlers is not None and kind not in self._handlers:
+                listing = Listing(None, [])  # no rule of this ruleset offers it now
+            else:
+                listing = Listing(lambda: self._list(kind))
+            self._kinds[kind] = listing
         return listing
 
     def __getitem__(self, kind: str) -> Listing:

@@ -696,13 +696,13 @@ def _fixed_needs(routes: list[Route]) -> tuple[dict[str, int], list[Route]]:
 def _add_grey_needs(hand: Mapping[str, int], needs: dict[str, int], grey: list[Route]) -> None:
     """Each grey route (longest first) in the colour with the most cards to spare, the first in
     COLORS of equals."""
+    if not grey:
+        return
+    spare = [hand.get(c, 0) - needs.get(c, 0) for c in COLORS]
     for r in grey:
-        best, spare = COLORS[0], None
-        for c in COLORS:
-            left = hand.get(c, 0) - needs.get(c, 0)
-            if spare is None or left > spare:
-                best, spare = c, left
-        needs[best] = needs.get(best, 0) + r.length - r.ferry
+        i = spare.index(max(spare))
+        spare[i] -= r.length - r.ferry
+        needs[COLORS[i]] = needs.get(COLORS[i], 0) + r.length - r.ferry
 
 
 def _pay_cost(board: Board, claim: Action, needs: Mapping[str, int]) -> float:
