@@ -82,20 +82,21 @@ class Seen:
 def read_view(view: Mapping[str, Any], board: Board, owner: Mapping[int, int] | None = None) -> Seen:
     """What the seat knows, from its view; ``owner``: the view's route owners by route index, if
     already worked out."""
-    seat = view["you"]["seat"]
-    players = view["players"]
-    stations = view["rules"].get("stations") or []
-    mine = stations[seat] if seat < len(stations) else {"cities": [], "left": 0}
+    you, players = view["you"], view["players"]
+    seat = you["seat"]
+    stations = view["rules"].get("stations") or ()
+    mine = stations[seat] if seat < len(stations) else {"cities": (), "left": 0}
     others = [p["trains"] for i, p in enumerate(players) if i != seat and not p["resigned"]]
+    tickets = board.ticket_index
     return Seen(
         seat=seat,
         owner={board.route_index[r]: s for r, s in view["routes"].items()} if owner is None else owner,
-        hand=dict(view["you"]["hand"]),
-        tickets=tuple(board.ticket_index[t] for t in view["you"]["tickets"] if t in board.ticket_index),
+        hand=you["hand"],  # the view is built anew for every call: nobody else holds this dict
+        tickets=tuple([tickets[t] for t in you["tickets"] if t in tickets]),
         trains=players[seat]["trains"],
         stations_left=mine["left"],
         my_stations=tuple(mine["cities"]),
-        station_cities=frozenset(c for s in stations for c in s["cities"]),
+        station_cities=frozenset([c for s in stations for c in s["cities"]]) if stations else frozenset(),
         final_round=bool(view["final_round"]),
         min_other_trains=min(others, default=99),
         tickets_left=view["tickets_left"],
@@ -117,6 +118,28 @@ class Plan:
     done: tuple[int, ...]  # tickets already completed
     planned: tuple[int, ...]  # tickets the plan completes
     dropped: tuple[int, ...]  # tickets given up
+
+
+@attrs.frozen
+class FreePlanned:
+    """The free routes of a plan's connections, as the board stands (``version``: of its owners)."""
+
+    plan: Plan
+    version: int
+    groups: list[list[Route]]  # by connection (those with a free route), connections in order
+    routes: list[Route]  # all of them
+    beside_taken: list[Route]  # those with a parallel route someone owns (R-PAR may close them)
+    # with one free route per connection, what they ask for whatever the hand (``_fixed_needs``)
+    fixed_needs: tuple[dict[str, int], list[Route]] | None
+
+    @classmethod
+    def of(cls, board: Board, seen: Seen, plan: Plan, version: int) -> FreePlanned:
+        between, owner = board_index(board).between, seen.owner
+        groups = [g for g in ([r for r in between[p] if r.index not in owner] for p in sorted(plan.pairs)) if g]
+        routes = [r for g in groups for r in g]
+        beside = [r for r in routes if r.parallel and any(p in owner for p in r.parallel)]
+        fixed = _fixed_needs([g[0] for g in groups]) if all(len(g) == 1 for g in groups) else None
+        return cls(plan, version, groups, routes, beside, fixed)
 
 
 #: Searches already made within one decision, by (ticket, the pairs chosen before it): the
@@ -291,7 +314,7 @@ class TicketBot:
         self._owner_version = 0
         self._moved: set[int] = set()  # routes whose owner changed since the plan was last checked
         self._needs: tuple | None = None  # the colour needs last worked out, and of what
-        self._free: tuple | None = None  # the plan's free routes, and of what plan and owners
+        self._free: FreePlanned | None = None
 
     # --- entry point ----------------------------------------------------------------------
 
@@ -439,23 +462,18 @@ class TicketBot:
         pair_at = board_index(board).pair_at
         return any(pair_at[r] in plan.pairs for r in self._moved)
 
-    def _free_planned(self, board, seen, plan: Plan) -> list[list[Route]]:
-        """The free routes of each connection of ``plan`` (those with any), connections in order."""
-        if self._free is None or self._free[0] is not plan or self._free[1] != self._owner_version:
-            between, owner = board_index(board).between, seen.owner
-            groups = [g for g in ([r for r in between[p] if r.index not in owner] for p in sorted(plan.pairs)) if g]
-            # with one free route per connection, the colour needs but the grey routes' are known
-            fixed = _fixed_needs([g[0] for g in groups]) if all(len(g) == 1 for g in groups) else None
-            self._free = (plan, self._owner_version, groups, fixed)
-        return self._free[2]
+    def _free_planned(self, board, seen, plan: Plan) -> FreePlanned:
+        """The free routes of ``plan``'s connections, worked out once per plan and owners."""
+        free = self._free
+        if free is None or free.plan is not plan or free.version != self._owner_version:
+            free = self._free = FreePlanned.of(board, seen, plan, self._owner_version)
+        return free
 
     def _learn_blocked(self, board, seen, plan: Plan, claims: list[Action]) -> bool:
         """A free planned route the hand could pay but that no legal claim offers is closed to this
         seat (a parallel route rule, R-PAR): plan around it from now on."""
-        owner = seen.owner
         suspects = [
-            r for group in self._free_planned(board, seen, plan) for r in group
-            if r.parallel and any(p in owner for p in r.parallel) and r.length <= seen.trains and _could_pay(r, seen)
+            r for r in self._free_planned(board, seen, plan).beside_taken if r.length <= seen.trains and _could_pay(r, seen)
         ]
         if not suspects:
             return False
@@ -480,7 +498,7 @@ class TicketBot:
     def claim_along_plan(self, board, seen, plan: Plan, claims: list[Action], can_draw: bool) -> Action | None:
         """The planned route to claim now, if the hand can pay one. ``claims`` are listed only
         when the hand holds enough cards for a planned route."""
-        payable = _maybe_payable(seen, self._free_planned(board, seen, plan))
+        payable = {r.id for r in may_pay(seen, self._free_planned(board, seen, plan).routes)}
         if not payable:
             return None
         planned = [c for c in claims if c.route in payable]
@@ -582,9 +600,9 @@ class TicketBot:
         with one free route per connection, what the hand changes only."""
         if self._needs is None or self._needs[0] is not plan or self._needs[1] != (seen.hand, self._owner_version):
             free = self._free_planned(board, seen, plan)
-            fixed = self._free[3]
+            fixed = free.fixed_needs
             if fixed is None:
-                needs = _color_needs(seen, free)
+                needs = _color_needs(seen, free.groups)
             else:
                 needs = dict(fixed[0])
                 _add_grey_needs(seen.hand, needs, fixed[1])
@@ -597,11 +615,6 @@ class TicketBot:
 
 def _pair_of(board: Board, route_id: str) -> tuple[int, int]:
     return board_index(board).pair_of[route_id]
-
-
-def _maybe_payable(seen: Seen, free: list[list[Route]]) -> set[str]:
-    """The free planned routes (``free``, by connection) the hand holds enough cards for, by id."""
-    return {r.id for r in may_pay(seen, [r for group in free for r in group])}
 
 
 def may_pay(seen: Seen, routes: Iterable[Route]) -> list[Route]:
