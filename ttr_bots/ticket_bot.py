@@ -651,14 +651,18 @@ def _still_valid(board: Board, seen: Seen, plan: Plan, blocked: set[int]) -> Pla
     owner, seat, trains, between = seen.owner, seen.seat, seen.trains, board_index(board).between
     pairs, cost = [], 0
     for p in plan.pairs:
-        routes = between[p]
-        if any(owner.get(r.index) == seat for r in routes):
-            continue
-        free = [r.length for r in routes if r.index not in owner and r.index not in blocked and r.length <= trains]
-        if not free:
-            return None
-        pairs.append(p)
-        cost += min(free)
+        shortest = None  # of the routes the seat may still claim here
+        for r in between[p]:
+            who = owner.get(r.index)
+            if who == seat:
+                break  # made already
+            if who is None and r.index not in blocked and r.length <= trains and (shortest is None or r.length < shortest):
+                shortest = r.length
+        else:
+            if shortest is None:
+                return None
+            pairs.append(p)
+            cost += shortest
     if cost > trains or any(c in seen.station_cities for c in plan.stations):
         return None
     if len(pairs) == len(plan.pairs):
