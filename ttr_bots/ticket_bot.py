@@ -323,15 +323,15 @@ class TicketBot:
         view = game.view(seat)
         routes = view["routes"]
         if routes != self._routes:
-            index = board.route_index
+            index, before = board.route_index, self._routes or {}
             owner = dict(self._owner)
-            for r, _ in routes.items() ^ (self._routes or {}).items():  # claimed, released or both
-                i = index[r]
-                self._moved.add(i)
-                if r in routes:
-                    owner[i] = routes[r]
-                else:
-                    owner.pop(i, None)
+            claimed = [r for r, s in routes.items() if before.get(r) != s]
+            for r in claimed:
+                owner[index[r]] = routes[r]
+            released = [r for r in before if r not in routes] if len(before) > len(routes) - len(claimed) else []
+            for r in released:  # a controller's dismantling (R-CTL-2)
+                del owner[index[r]]
+            self._moved.update(index[r] for r in (*claimed, *released))
             self._routes, self._owner = routes, owner
             self._owner_version += 1
         seen = read_view(view, board, self._owner)
