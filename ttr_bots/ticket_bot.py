@@ -122,10 +122,9 @@ class Plan:
 
 @attrs.frozen
 class FreePlanned:
-    """The free routes of a plan's connections, as the board stands (``version``: of its owners)."""
+    """The free routes of a plan's connections, as the board stands."""
 
     plan: Plan
-    version: int
     groups: list[list[Route]]  # by connection (those with a free route), connections in order
     routes: list[Route]  # all of them
     beside_taken: list[Route]  # those with a parallel route someone owns (R-PAR may close them)
@@ -133,13 +132,13 @@ class FreePlanned:
     fixed_needs: tuple[dict[str, int], list[Route]] | None
 
     @classmethod
-    def of(cls, board: Board, seen: Seen, plan: Plan, version: int) -> FreePlanned:
+    def of(cls, board: Board, seen: Seen, plan: Plan) -> FreePlanned:
         between, owner = board_index(board).between, seen.owner
         groups = [g for g in ([r for r in between[p] if r.index not in owner] for p in sorted(plan.pairs)) if g]
         routes = [r for g in groups for r in g]
         beside = [r for r in routes if r.parallel and any(p in owner for p in r.parallel)]
         fixed = _fixed_needs([g[0] for g in groups]) if all(len(g) == 1 for g in groups) else None
-        return cls(plan, version, groups, routes, beside, fixed)
+        return cls(plan, groups, routes, beside, fixed)
 
 
 #: Searches already made within one decision, by (ticket, the pairs chosen before it): the
@@ -446,6 +445,7 @@ class TicketBot:
                 return self._plan
             kept = _still_valid(board, seen, self._plan, self._blocked)
             self._moved.clear()
+            self._free = None
             if kept is not None:
                 self._plan = kept
                 self._checked = (kept, against)
@@ -463,10 +463,11 @@ class TicketBot:
         return any(pair_at[r] in plan.pairs for r in self._moved)
 
     def _free_planned(self, board, seen, plan: Plan) -> FreePlanned:
-        """The free routes of ``plan``'s connections, worked out once per plan and owners."""
+        """The free routes of ``plan``'s connections, worked out again when the plan changed or a
+        route of its connections changed hands (``_cached_plan`` forgets them then)."""
         free = self._free
-        if free is None or free.plan is not plan or free.version != self._owner_version:
-            free = self._free = FreePlanned.of(board, seen, plan, self._owner_version)
+        if free is None or free.plan is not plan:
+            free = self._free = FreePlanned.of(board, seen, plan)
         return free
 
     def _learn_blocked(self, board, seen, plan: Plan, claims: list[Action]) -> bool:
@@ -598,15 +599,15 @@ class TicketBot:
     def _color_needs(self, board, seen, plan: Plan) -> dict[str, int]:
         """``_color_needs``, worked out again only when the plan, the hand or the board changed;
         with one free route per connection, what the hand changes only."""
-        if self._needs is None or self._needs[0] is not plan or self._needs[1] != (seen.hand, self._owner_version):
-            free = self._free_planned(board, seen, plan)
+        free = self._free_planned(board, seen, plan)
+        if self._needs is None or self._needs[0] is not free or self._needs[1] != seen.hand:
             fixed = free.fixed_needs
             if fixed is None:
                 needs = _color_needs(seen, free.groups)
             else:
                 needs = dict(fixed[0])
                 _add_grey_needs(seen.hand, needs, fixed[1])
-            self._needs = (plan, (seen.hand, self._owner_version), needs)
+            self._needs = (free, seen.hand, needs)
         return self._needs[2]
 
 
