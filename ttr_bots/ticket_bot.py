@@ -312,27 +312,16 @@ class TicketBot:
         self._owner: dict[int, int] = {}
         self._owner_version = 0
         self._moved: set[int] = set()  # routes whose owner changed since the plan was last checked
-        self._needs: tuple | None = None  # the colour needs last worked out, and of what
-        self._free: FreePlanned | None = None
+        self._free: FreePlanned | None = None  # the plan's free routes, until they change
+        self._needs: tuple | None = None  # (free routes, hand, the colour needs they make)
 
     # --- entry point ----------------------------------------------------------------------
 
     def choose(self, game, seat: int) -> Action:
         board = game.board
         view = game.view(seat)
-        routes = view["routes"]
-        if routes != self._routes:
-            index, before = board.route_index, self._routes or {}
-            owner = dict(self._owner)
-            claimed = [r for r, s in routes.items() if before.get(r) != s]
-            for r in claimed:
-                owner[index[r]] = routes[r]
-            released = [r for r in before if r not in routes] if len(before) > len(routes) - len(claimed) else []
-            for r in released:  # a controller's dismantling (R-CTL-2)
-                del owner[index[r]]
-            self._moved.update(index[r] for r in (*claimed, *released))
-            self._routes, self._owner = routes, owner
-            self._owner_version += 1
+        if view["routes"] != self._routes:
+            self._see_owners(board, view["routes"])
         seen = read_view(view, board, self._owner)
         decision = seen.decision
         # the legal actions by kind, each listed when first asked for: most turns need no claims
@@ -345,6 +334,21 @@ class TicketBot:
         if decision is not None:
             return self._decide(board, seen, decision, by_kind, by_kind.everything)
         return self.take_turn(board, seen, by_kind, by_kind.everything)
+
+    def _see_owners(self, board, routes: Mapping[str, int]) -> None:
+        """Take the view's route owners: the routes claimed or released since the last view join
+        ``_moved``, and ``_owner_version`` changes."""
+        index, before = board.route_index, self._routes or {}
+        owner = dict(self._owner)
+        claimed = [r for r, s in routes.items() if before.get(r) != s]
+        for r in claimed:
+            owner[index[r]] = routes[r]
+        released = [r for r in before if r not in routes] if len(before) > len(routes) - len(claimed) else []
+        for r in released:  # a controller's dismantling (R-CTL-2)
+            del owner[index[r]]
+        self._moved.update(index[r] for r in (*claimed, *released))
+        self._routes, self._owner = routes, owner
+        self._owner_version += 1
 
     # --- pending decisions ------------------------------------------------------------------
 
