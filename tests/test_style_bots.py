@@ -53,3 +53,30 @@ def test_each_style_plays_its_habit():
     ticket, long_routes, hoarder = _habits("ticket"), _habits("long-routes"), _habits("hoarder")
     assert long_routes["route length"] > ticket["route length"] + 0.5
     assert hoarder["tickets"] > ticket["tickets"]
+
+
+class _ClaimsAnything(bot_class("ticket")):
+    """A variation that claims any route it can, the first claim listed, whatever its plan."""
+
+    def claim_along_plan(self, board, seen, plan, claims, can_draw):
+        return claims[0] if claims else None
+
+
+def test_a_variation_overriding_a_step_is_asked_at_every_turn_with_every_legal_claim():
+    # the ticket bot lists claims only when its plan may need them: a variation's step still sees them all
+    rs = variant.load("usa")
+    from ttr_core.game import Game
+
+    game = Game(rs, ["P1", "P2"], 6)
+    players = [_ClaimsAnything(6, 0), bot_class("ticket")(6, 1)]
+    asked = 0
+    while not game.over:
+        seat = game.to_act()[0]
+        claims = [a for a in game.legal_actions(seat) if a.kind == "claim-route"]
+        decision = game.state.players[seat].decision
+        action = players[seat].choose(game, seat)
+        if seat == 0 and decision is None and claims and not game.state.final_round:
+            assert action == claims[0]
+            asked += 1
+        game.apply(seat, action)
+    assert asked > 10

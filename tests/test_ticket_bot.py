@@ -230,3 +230,138 @@ def test_plays_every_variant_to_a_legal_end(variant_id):
     done = sum(len(s.tickets_completed) for s in game.result.scores)
     failed = sum(len(s.tickets_failed) for s in game.result.scores)
     assert done > failed
+
+
+def test_a_plan_is_made_again_when_another_player_takes_one_of_its_routes():
+    game = testing.keep_all_starting_tickets(testing.new_game("usa", 2, seed=4))
+    testing.set_tickets(game, 0, ["Denver-El Paso"])
+    testing.set_hand(game, 0, {"red": 1, "blue": 2})
+    bot = TicketBot(4, 0)
+    assert bot.choose(game, 0) == ClaimRoute("Denver-Santa Fe", "blue", 0, 0)
+    # the same bot, its plan made: seat 1 takes Denver-Santa Fe, and the hand can pay more
+    testing.give_route(game, 1, "Denver-Santa Fe")
+    testing.set_hand(game, 0, {"red": 1, "blue": 2, "locomotive": 3})
+    action = bot.choose(game, 0)
+    # the shortest way left is through Phoenix (5 + 3 trains; through Oklahoma City it is 9)
+    assert action.kind == "claim-route" and action.route in ("Denver-Phoenix", "El Paso-Phoenix")
+
+
+# --- how it finds its way: the route graph ------------------------------------------------------------
+
+
+def _graph_pair(board, rng: random.Random):
+    """The same graph twice, edges added in the same order: as the bot's planner holds it and as a
+    networkx graph (weights: a route's length, or 0 as for the seat's own routes)."""
+    import networkx as nx
+
+    from ttr_bots.route_graph import RouteGraph
+
+    ours, theirs = RouteGraph(len(board.cities)), nx.Graph()
+    theirs.add_nodes_from(range(len(board.cities)))
+    for r in board.routes:
+        if rng.random() < 0.3:  # taken by someone else: not an edge
+            continue
+        w = 0 if rng.random() < 0.1 else r.length
+        ours.set_edge(r.ai, r.bi, w)
+        theirs.add_edge(r.ai, r.bi, weight=w)
+    return ours, theirs
+
+
+def _same_paths(ours, theirs, rng: random.Random, searches: int) -> int:
+    """Compare shortest paths between random cities, some edges chosen already (costing nothing)."""
+    import networkx as nx
+
+    from ttr_bots.route_graph import pair, shortest_path
+
+    n = len(ours.adj)
+    chosen = {pair(u, v) for u, v in theirs.edges if rng.random() < 0.15}
+    zero = [set() for _ in range(n)]
+    for u, v in chosen:
+        zero[u].add(v)
+        zero[v].add(u)
+    compared = 0
+    for _ in range(searches):
+        a, b = rng.randrange(n), rng.randrange(n)
+        try:
+            expected = nx.bidirectional_dijkstra(
+                theirs, a, b, weight=lambda u, v, d: 0 if pair(u, v) in chosen else d["weight"])
+        except nx.NetworkXNoPath:
+            expected = None
+        found = shortest_path(ours, zero, a, b)
+        assert (found if found is None else (found[0], found[1])) == expected, (a, b)
+        compared += expected is not None
+    return compared
+
+
+@pytest.mark.parametrize("variant_id", ["usa", "europe", "ussr"])
+def test_the_planner_finds_the_paths_networkx_finds_ties_included(variant_id):
+    # equally short paths are many on these maps: the planner must pick networkx's, so that the
+    # bot's seeded games do not change with the search
+    board = variant.load(variant_id).board
+    rng = random.Random(variant_id)
+    compared = 0
+    for _ in range(20):
+        ours, theirs = _graph_pair(board, rng)
+        compared += _same_paths(ours, theirs, rng, 25)
+        # a copy lists neighbours in another order; edges added to it go last
+        ours, theirs = ours.copy(), theirs.copy()
+        for r in board.routes:
+            if not theirs.has_edge(r.ai, r.bi) and rng.random() < 0.5:
+                ours.set_edge(r.ai, r.bi, 3)
+                theirs.add_edge(r.ai, r.bi, weight=3)
+        compared += _same_paths(ours, theirs, rng, 25)
+    assert compared > 500  # most searches found a path: the comparison compared paths
+
+
+def test_plans_sharing_searches_are_the_plans_made_alone():
+    from ttr_bots.ticket_bot import build_graph, plan_tickets, read_view
+
+    game = Game(variant.load("usa"), ["P1", "P2", "P3", "P4"], 8)
+    players = [TicketBot(8, i) for i in range(4)]
+    for _ in range(120):  # the middle of a game: routes taken, hands and trains spent
+        seat = game.to_act()[0]
+        game.apply(seat, players[seat].choose(game, seat))
+    seat = game.to_act()[0]
+    board = game.board
+    seen = read_view(game.view(seat), board)
+    graph = build_graph(board, seen, set())
+    rng = random.Random(8)
+    searches: dict = {}
+    for _ in range(30):
+        tickets = rng.sample(range(len(board.tickets)), rng.randint(1, 6))
+        budget = rng.choice([10, 20, seen.trains])
+        assert plan_tickets(board, graph, seen, tickets, budget, searches) == plan_tickets(board, graph, seen, tickets, budget)
+    assert searches  # the shared searches were used
+
+
+# --- what it asks the game: the legal actions of one kind ---------------------------------------------
+
+
+@pytest.mark.parametrize("variant_id", ["wor-europe", "europe", "ussr"])
+def test_each_kind_listed_alone_is_that_kind_of_the_legal_actions(variant_id):
+    from ttr_bots.legal_by_kind import LegalByKind
+
+    rs = variant.load(variant_id)
+    game = Game(rs, ["P1", "P2", "P3", "P4"], 2)
+    players = [TicketBot(2, i) for i in range(4)]
+    kinds = game.registry.kinds()
+    fallback = {r.cls.kind for r in game.registry if r.fallback}  # passing: legal only when nothing else is
+    decisions = turns = 0
+    while not game.over:
+        seat = game.to_act()[0]
+        legal = game.legal_actions(seat)
+        decision = game.state.players[seat].decision
+        if decision is not None:
+            by_kind = LegalByKind.answering(game, seat, decision.allowed)
+            decisions += 1
+        else:
+            by_kind = LegalByKind.at_turn_start(game, seat)
+            turns += 1
+        for kind in kinds:
+            alone = list(by_kind.get(kind))
+            if kind not in fallback or decision is not None:
+                assert alone == [a for a in legal if a.kind == kind], (kind, seat)
+            assert (kind in by_kind) == bool(alone)
+        assert list(by_kind.everything) == legal
+        game.apply(seat, players[seat].choose(game, seat))
+    assert turns > 50 and decisions > 20

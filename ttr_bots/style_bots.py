@@ -20,7 +20,8 @@ import random
 
 from ttr_core.actions import Action
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
-from ttr_bots.ticket_bot import Seen, TicketBot
+from ttr_bots.legal_by_kind import Listing
+from ttr_bots.ticket_bot import Seen, TicketBot, may_pay
 
 #: the shortest route the long-route player goes for at once
 LONG = 4
@@ -42,16 +43,19 @@ class LongRouteBot(TicketBot):
         return super().keep_tickets(board, seen, [o for o in offers if len(o.tickets) == fewest])
 
     def take_turn(self, board, seen, by_kind, legal) -> Action:
-        long_claims = [c for c in by_kind.get("claim-route", []) if _length(board, c) >= LONG]
-        if long_claims and not seen.final_round:
-            return max(long_claims, key=lambda c: (_extends(board, seen, c), _length(board, c), -c.locomotives,
-                                                   c.route, c.color or ""))
+        # the claims are listed only when the hand could pay some long route
+        if not seen.final_round and may_pay(seen, (r for r in board.routes if r.length >= LONG and r.index not in seen.owner)):
+            long_claims = [c for c in by_kind.get("claim-route", []) if _length(board, c) >= LONG]
+            if long_claims:
+                return max(long_claims, key=lambda c: (_extends(board, seen, c), _length(board, c), -c.locomotives,
+                                                       c.route, c.color or ""))
         return super().take_turn(board, seen, by_kind, legal)
 
     def claim_along_plan(self, board, seen, plan, claims: list[Action], can_draw: bool) -> Action | None:
         # short routes wait for the end of the game: the cards go to long ones first
         late = seen.trains <= LATE or seen.min_other_trains <= LATE
-        return super().claim_along_plan(board, seen, plan, [c for c in claims if late or _length(board, c) >= 3], can_draw)
+        kept = Listing(lambda: [c for c in claims if late or _length(board, c) >= 3])  # listed if the plan needs it
+        return super().claim_along_plan(board, seen, plan, kept, can_draw)
 
     def draw_cards(self, board, seen, draws: list[Action], second: bool) -> Action:
         wanted = _long_route_colors(board, seen)

@@ -10,9 +10,9 @@ How it plays, turn by turn:
 
 * **tickets**: it keeps the offered tickets it can plausibly finish, judged by planning them
   (below) against the trains it has, and keeps the fewest the rules allow when none fit;
-* **plan**: the shortest missing connections for its tickets (networkx Dijkstra over the free
-  routes and its own, weighted by length, its own at 0; tickets by points, each reusing what the
-  plan has already chosen), within a train budget. A ticket that the free routes can no longer
+* **plan**: the shortest missing connections for its tickets (Dijkstra over the free routes and
+  its own, weighted by length, its own at 0, :mod:`ttr_bots.route_graph`; tickets by points, each
+  reusing what the plan has already chosen), within a train budget. A ticket that the free routes can no longer
   join may be saved by stations borrowing other players' routes (where the variant has them).
   The plan is recomputed only when the board, its tickets, trains or stations changed;
 * **cards**: it draws the colours the plan still lacks from the open row, else blind;
@@ -31,12 +31,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
-import networkx as nx
 
 from ttr_core.actions import Action
 from ttr_core.board import Board, Route
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
 from ttr_core.network import DisjointSets
+from ttr_bots.legal_by_kind import LegalByKind
+from ttr_bots.route_graph import RouteGraph, board_index, pair as _pair, shortest_path
 
 #: A station edge's weight in the planner: a station uses no trains but costs cards and 4 points.
 STATION_WEIGHT = 3
@@ -78,21 +79,24 @@ class Seen:
         return self.hand.get(name, 0)
 
 
-def read_view(view: Mapping[str, Any], board: Board) -> Seen:
-    seat = view["you"]["seat"]
-    players = view["players"]
-    stations = view["rules"].get("stations") or []
-    mine = stations[seat] if seat < len(stations) else {"cities": [], "left": 0}
+def read_view(view: Mapping[str, Any], board: Board, owner: Mapping[int, int] | None = None) -> Seen:
+    """What the seat knows, from its view; ``owner``: the view's route owners by route index, if
+    already worked out."""
+    you, players = view["you"], view["players"]
+    seat = you["seat"]
+    stations = view["rules"].get("stations") or ()
+    mine = stations[seat] if seat < len(stations) else {"cities": (), "left": 0}
     others = [p["trains"] for i, p in enumerate(players) if i != seat and not p["resigned"]]
+    tickets = board.ticket_index
     return Seen(
         seat=seat,
-        owner={board.route_index[r]: s for r, s in view["routes"].items()},
-        hand=dict(view["you"]["hand"]),
-        tickets=tuple(board.ticket_index[t] for t in view["you"]["tickets"] if t in board.ticket_index),
+        owner={board.route_index[r]: s for r, s in view["routes"].items()} if owner is None else owner,
+        hand=you["hand"],  # the view is built anew for every call: nobody else holds this dict
+        tickets=tuple([tickets[t] for t in you["tickets"] if t in tickets]),
         trains=players[seat]["trains"],
         stations_left=mine["left"],
         my_stations=tuple(mine["cities"]),
-        station_cities=frozenset(c for s in stations for c in s["cities"]),
+        station_cities=frozenset([c for s in stations for c in s["cities"]]) if stations else frozenset(),
         final_round=bool(view["final_round"]),
         min_other_trains=min(others, default=99),
         tickets_left=view["tickets_left"],
@@ -116,53 +120,81 @@ class Plan:
     dropped: tuple[int, ...]  # tickets given up
 
 
-def _pair(u: int, v: int) -> tuple[int, int]:
-    return (u, v) if u < v else (v, u)
+@attrs.frozen
+class FreePlanned:
+    """The free routes of a plan's connections, as the board stands."""
+
+    plan: Plan
+    groups: list[list[Route]]  # by connection (those with a free route), connections in order
+    routes: list[Route]  # all of them
+    beside_taken: list[Route]  # those with a parallel route someone owns (R-PAR may close them)
+    # with one free route per connection, what they ask for whatever the hand (``_fixed_needs``)
+    fixed_needs: tuple[dict[str, int], list[Route]] | None
+
+    @classmethod
+    def of(cls, board: Board, seen: Seen, plan: Plan) -> FreePlanned:
+        between, owner = board_index(board).between, seen.owner
+        groups = [g for g in ([r for r in between[p] if r.index not in owner] for p in sorted(plan.pairs)) if g]
+        routes = [r for g in groups for r in g]
+        beside = [r for r in routes if r.parallel and any(p in owner for p in r.parallel)]
+        fixed = _fixed_needs([g[0] for g in groups]) if all(len(g) == 1 for g in groups) else None
+        return cls(plan, groups, routes, beside, fixed)
 
 
-def build_graph(board: Board, seen: Seen, blocked: frozenset[int]) -> nx.Graph:
+#: Searches already made within one decision, by (ticket, the pairs chosen before it): the
+#: options of a decision plan the same held tickets again and again.
+Searches = dict[tuple[int, frozenset], "tuple[int, list[int]] | None"]
+
+
+def build_graph(board: Board, seen: Seen, blocked: frozenset[int] | set[int]) -> RouteGraph:
     """Cities joined by the seat's own routes (weight 0) and the free routes it could still claim
     (weight = length); between two cities, the cheapest. Routes of other players are left out."""
-    g = nx.Graph()
-    g.add_nodes_from(range(len(board.cities)))
+    g = RouteGraph(len(board.cities))
+    adj = g.adj
+    owner, seat, trains = seen.owner, seen.seat, seen.trains
     for r in board.routes:
-        owner = seen.owner.get(r.index, -1)
-        if owner == seen.seat:
+        who = owner.get(r.index, -1)
+        if who == seat:
             w = 0
-        elif owner >= 0 or r.index in blocked or r.length > seen.trains:
+        elif who >= 0 or r.index in blocked or r.length > trains:
             continue
         else:
             w = r.length
-        data = g.get_edge_data(r.ai, r.bi)
-        if data is None or w < data["weight"]:
-            g.add_edge(r.ai, r.bi, weight=w)
+        now = adj[r.ai].get(r.bi)
+        if now is None or w < now:
+            g.set_edge(r.ai, r.bi, w)
     # A station of the seat's already borrows an adjacent route of another player (R-STA-3):
     # count those as joined, so that a ticket the station saves is seen as done.
+    at = board_index(board).at
     for city in seen.my_stations:
-        ci = board.city_index[city]
-        for r in board.routes:
-            if ci in (r.ai, r.bi) and seen.owner.get(r.index, seen.seat) != seen.seat:
-                g.add_edge(r.ai, r.bi, weight=0)
+        for r in at[board.city_index[city]]:
+            if owner.get(r.index, seat) != seat:
+                g.set_edge(r.ai, r.bi, 0)
     return g
 
 
-def plan_tickets(board: Board, graph: nx.Graph, seen: Seen, tickets: Sequence[int], budget: float) -> Plan:
+def plan_tickets(
+    board: Board, graph: RouteGraph, seen: Seen, tickets: Sequence[int], budget: float, searches: Searches | None = None,
+) -> Plan:
     """Greedy: the most valuable ticket first, each by the shortest path given what the plan has
     chosen so far (chosen pairs cost nothing more); a ticket that does not fit the budget is
-    dropped. Then stations for the dropped ones, if the seat has any left."""
+    dropped. Then stations for the dropped ones, if the seat has any left. ``searches`` keeps the
+    paths found, for the next plan of the same decision."""
     chosen: set[tuple[int, int]] = set()
-
-    def weight(u, v, d):
-        return 0 if _pair(u, v) in chosen else d["weight"]
-
+    zero: list[set[int]] = [set() for _ in board.cities]
+    adj = graph.adj
     cost, done, planned, dropped = 0, [], [], []
     for t in sorted(tickets, key=lambda t: (-board.tickets[t].points, t)):
         ticket = board.tickets[t]
-        try:
-            length, path = nx.bidirectional_dijkstra(graph, ticket.ai, ticket.bi, weight=weight)
-        except nx.NetworkXNoPath:
+        if searches is None:
+            found = shortest_path(graph, zero, ticket.ai, ticket.bi)
+        else:
+            key = (t, frozenset(chosen))
+            found = searches[key] if key in searches else searches.setdefault(key, shortest_path(graph, zero, ticket.ai, ticket.bi))
+        if found is None:
             dropped.append(t)
             continue
+        length, path = found
         if length == 0:
             (planned if _uses(path, chosen) else done).append(t)
             continue
@@ -170,13 +202,21 @@ def plan_tickets(board: Board, graph: nx.Graph, seen: Seen, tickets: Sequence[in
             dropped.append(t)
             continue
         cost += length
-        chosen.update(_pair(u, v) for u, v in zip(path, path[1:]) if graph[u][v]["weight"] > 0)
+        for u, v in zip(path, path[1:]):
+            if adj[u][v] > 0:
+                _choose(chosen, zero, u, v)
         planned.append(t)
     stations: list[str] = []
     if dropped and seen.stations_left:
-        dropped = _plan_stations(board, graph, seen, dropped, chosen, stations, budget - cost, planned)
-        cost = sum(graph[u][v]["weight"] for u, v in chosen)
+        dropped = _plan_stations(board, graph, seen, dropped, chosen, zero, stations, budget - cost, planned)
+        cost = sum(adj[u][v] for u, v in chosen)
     return Plan(frozenset(chosen), tuple(stations), cost, tuple(done), tuple(planned), tuple(dropped))
+
+
+def _choose(chosen: set[tuple[int, int]], zero: list[set[int]], u: int, v: int) -> None:
+    chosen.add(_pair(u, v))
+    zero[u].add(v)
+    zero[v].add(u)
 
 
 def _uses(path: Sequence[int], chosen: set[tuple[int, int]]) -> bool:
@@ -184,48 +224,48 @@ def _uses(path: Sequence[int], chosen: set[tuple[int, int]]) -> bool:
 
 
 def _plan_stations(
-    board: Board, graph: nx.Graph, seen: Seen, dropped: list[int], chosen: set[tuple[int, int]],
-    stations: list[str], budget: float, planned: list[int],
+    board: Board, graph: RouteGraph, seen: Seen, dropped: list[int], chosen: set[tuple[int, int]],
+    zero: list[set[int]], stations: list[str], budget: float, planned: list[int],
 ) -> list[int]:
     """Save dropped tickets with stations: another player's route becomes an edge of weight
     ``STATION_WEIGHT`` (no trains) if one of its cities can still take a station. Returns the
-    tickets still dropped; fills ``chosen``, ``stations`` and ``planned``."""
+    tickets still dropped; fills ``chosen`` (and ``zero``), ``stations`` and ``planned``."""
     g = graph.copy()
     free_city = [c.name not in seen.station_cities for c in board.cities]
     for r in board.routes:
         owner = seen.owner.get(r.index, -1)
         if owner in (-1, seen.seat) or g.has_edge(r.ai, r.bi) or not (free_city[r.ai] or free_city[r.bi]):
             continue
-        g.add_edge(r.ai, r.bi, weight=STATION_WEIGHT, station=True)
-
-    def weight(u, v, d):
-        if d.get("station"):
-            return 0 if _pair(u, v) in borrowed else d["weight"]
-        return 0 if _pair(u, v) in chosen else d["weight"]
-
+        g.set_edge(r.ai, r.bi, STATION_WEIGHT)
+        g.station.add(_pair(r.ai, r.bi))
+    # an edge costs nothing once chosen (a route) or borrowed (a station): the two never overlap
     borrowed: dict[tuple[int, int], str] = {}
     still = []
     left = seen.stations_left
     for t in dropped:
         ticket = board.tickets[t]
-        try:
-            _, path = nx.bidirectional_dijkstra(g, ticket.ai, ticket.bi, weight=weight)
-        except nx.NetworkXNoPath:
+        found = shortest_path(g, zero, ticket.ai, ticket.bi)
+        if found is None:
             still.append(t)
             continue
+        path = found[1]
         edges = [_pair(u, v) for u, v in zip(path, path[1:])]
-        new_borrow = [e for e in edges if g.edges[e].get("station") and e not in borrowed]
-        trains = sum(g.edges[e]["weight"] for e in edges if not g.edges[e].get("station") and e not in chosen)
+        new_borrow = [e for e in edges if e in g.station and e not in borrowed]
+        trains = sum(g.weight(*e) for e in edges if e not in g.station and e not in chosen)
         cities = _station_cities(board, new_borrow, free_city, set(stations))
         if not new_borrow and not trains or cities is None or len(cities) > left or trains > budget:
             still.append(t)
             continue
         for e, city in zip(new_borrow, cities):
             borrowed[e] = city
+            zero[e[0]].add(e[1])
+            zero[e[1]].add(e[0])
         stations.extend(cities)
         left -= len(cities)
         budget -= trains
-        chosen.update(e for e in edges if not g.edges[e].get("station"))
+        for e in edges:
+            if e not in g.station:
+                _choose(chosen, zero, *e)
         planned.append(t)
     return still
 
@@ -263,23 +303,52 @@ class TicketBot:
         self.seat = seat
         self._plan_key: tuple | None = None
         self._plan: Plan | None = None
-        self._graph: nx.Graph | None = None
+        self._checked: tuple | None = None  # what the plan was last found valid against
+        self._graph: RouteGraph | None = None
         self._graph_key: tuple | None = None
         self._blocked: set[int] = set()  # free routes closed to this seat (R-PAR), learnt from legal actions
+        # the routes' owners as last seen, and a number that changes whenever they do
+        self._routes: Mapping[str, int] | None = None
+        self._owner: dict[int, int] = {}
+        self._owner_version = 0
+        self._moved: set[int] = set()  # routes whose owner changed since the plan was last checked
+        self._free: FreePlanned | None = None  # the plan's free routes, until they change
+        self._needs: tuple | None = None  # (free routes, hand, the colour needs they make)
 
     # --- entry point ----------------------------------------------------------------------
 
     def choose(self, game, seat: int) -> Action:
         board = game.board
-        seen = read_view(game.view(seat), board)
-        legal = game.legal_actions(seat)
-        by_kind: dict[str, list[Action]] = {}
-        for a in legal:
-            by_kind.setdefault(a.kind, []).append(a)
+        view = game.view(seat)
+        if view["routes"] != self._routes:
+            self._see_owners(board, view["routes"])
+        seen = read_view(view, board, self._owner)
         decision = seen.decision
+        # the legal actions by kind, each listed when first asked for: most turns need no claims
+        if decision is not None and "allowed" in decision:
+            by_kind = LegalByKind.answering(game, seat, decision["allowed"])
+        elif decision is None and view["current"] == seat:
+            by_kind = LegalByKind.at_turn_start(game, seat)
+        else:
+            by_kind = LegalByKind(game, seat)
         if decision is not None:
-            return self._decide(board, seen, decision, by_kind, legal)
-        return self.take_turn(board, seen, by_kind, legal)
+            return self._decide(board, seen, decision, by_kind, by_kind.everything)
+        return self.take_turn(board, seen, by_kind, by_kind.everything)
+
+    def _see_owners(self, board, routes: Mapping[str, int]) -> None:
+        """Take the view's route owners: the routes claimed or released since the last view join
+        ``_moved``, and ``_owner_version`` changes."""
+        index, before = board.route_index, self._routes or {}
+        owner = dict(self._owner)
+        claimed = [r for r, s in routes.items() if before.get(r) != s]
+        for r in claimed:
+            owner[index[r]] = routes[r]
+        released = [r for r in before if r not in routes] if len(before) > len(routes) - len(claimed) else []
+        for r in released:  # a controller's dismantling (R-CTL-2)
+            del owner[index[r]]
+        self._moved.update(index[r] for r in (*claimed, *released))
+        self._routes, self._owner = routes, owner
+        self._owner_version += 1
 
     # --- pending decisions ------------------------------------------------------------------
 
@@ -301,10 +370,11 @@ class TicketBot:
         """The offer whose tickets, planned with those held, score best within the budget."""
         graph = self._graph_for(board, seen)
         budget = min(seen.trains * (1 - self.reserve), _time_budget(seen))
+        searches: Searches = {}
 
         def value(offer: Action) -> tuple:
             kept = tuple(board.ticket_index[t] for t in offer.tickets)
-            plan = plan_tickets(board, graph, seen, seen.tickets + kept, budget)
+            plan = plan_tickets(board, graph, seen, seen.tickets + kept, budget, searches)
             pts = board.tickets
             gain = sum(pts[t].points for t in (*plan.done, *plan.planned))
             loss = sum(pts[t].points for t in plan.dropped)
@@ -351,10 +421,11 @@ class TicketBot:
 
     # --- planning, cached -------------------------------------------------------------------
 
-    def _graph_for(self, board, seen) -> nx.Graph:
-        key = (frozenset(seen.owner.items()), seen.trains, frozenset(self._blocked), seen.my_stations)
+    def _graph_for(self, board, seen) -> RouteGraph:
+        # blocked routes are only ever added: their number tells whether they changed
+        key = (self._owner_version, seen.trains, len(self._blocked), seen.my_stations)
         if key != self._graph_key:
-            self._graph = build_graph(board, seen, frozenset(self._blocked))
+            self._graph = build_graph(board, seen, self._blocked)
             self._graph_key = key
         return self._graph
 
@@ -369,26 +440,52 @@ class TicketBot:
         routes, or a planned connection that nobody can build any more. Routes taken elsewhere
         only make other paths longer, so a plan whose connections are all still free stays a
         shortest one: most turns then cost no search at all."""
-        key = (seen.tickets, frozenset(self._blocked), seen.my_stations, seen.stations_left)
+        key = (seen.tickets, len(self._blocked), seen.my_stations, seen.stations_left)
         if self._plan is not None and key == self._plan_key:
+            # valid when last checked, valid still while no route of its connections changed hands
+            against = (seen.trains, seen.station_cities)
+            checked = self._checked
+            if checked is not None and checked[0] is self._plan and checked[1] == against and not self._touches(board, self._plan):
+                return self._plan
             kept = _still_valid(board, seen, self._plan, self._blocked)
+            self._moved.clear()
+            self._free = None
             if kept is not None:
                 self._plan = kept
+                self._checked = (kept, against)
                 return kept
         graph = self._graph_for(board, seen)
         self._plan = plan_tickets(board, graph, seen, seen.tickets, seen.trains)
         self._plan_key = key
         return self._plan
 
+    def _touches(self, board, plan: Plan) -> bool:
+        """Whether a route that changed hands since the last check joins two cities of ``plan``."""
+        if not self._moved:
+            return False
+        pair_at = board_index(board).pair_at
+        return any(pair_at[r] in plan.pairs for r in self._moved)
+
+    def _free_planned(self, board, seen, plan: Plan) -> FreePlanned:
+        """The free routes of ``plan``'s connections, worked out again when the plan changed or a
+        route of its connections changed hands (``_cached_plan`` forgets them then)."""
+        free = self._free
+        if free is None or free.plan is not plan:
+            free = self._free = FreePlanned.of(board, seen, plan)
+        return free
+
     def _learn_blocked(self, board, seen, plan: Plan, claims: list[Action]) -> bool:
         """A free planned route the hand could pay but that no legal claim offers is closed to this
         seat (a parallel route rule, R-PAR): plan around it from now on."""
+        suspects = [
+            r for r in self._free_planned(board, seen, plan).beside_taken if r.length <= seen.trains and _could_pay(r, seen)
+        ]
+        if not suspects:
+            return False
         offered = {c.route for c in claims}
         learnt = False
-        for r in _free_routes(board, seen, plan.pairs):
-            if r.id in offered or not any(seen.owner.get(p, -1) >= 0 for p in r.parallel):
-                continue
-            if r.length <= seen.trains and _could_pay(r, seen):
+        for r in suspects:
+            if r.id not in offered:
                 self._blocked.add(r.index)
                 learnt = True
         return learnt
@@ -396,16 +493,23 @@ class TicketBot:
     # --- choosing ------------------------------------------------------------------------------
 
     def _station(self, plan: Plan, builds: list[Action]) -> Action | None:
+        if not plan.stations:
+            return None
         wanted = [b for b in builds if b.city in plan.stations]
         if not wanted:
             return None
         return min(wanted, key=lambda b: (b.locomotives, plan.stations.index(b.city), b.color or ""))
 
     def claim_along_plan(self, board, seen, plan: Plan, claims: list[Action], can_draw: bool) -> Action | None:
-        planned = [c for c in claims if _pair_of(board, c.route) in plan.pairs]
+        """The planned route to claim now, if the hand can pay one. ``claims`` are listed only
+        when the hand holds enough cards for a planned route."""
+        payable = {r.id for r in may_pay(seen, self._free_planned(board, seen, plan).routes)}
+        if not payable:
+            return None
+        planned = [c for c in claims if c.route in payable]
         if not planned:
             return None
-        needs = _color_needs(board, seen, plan)
+        needs = self._color_needs(board, seen, plan)
 
         def ok(c: Action) -> bool:
             route = board.routes[board.route_index[c.route]]
@@ -422,6 +526,8 @@ class TicketBot:
         """A controller (``ussr``, R-CTL-2) builds a planned route the hand cannot pay yet: the
         longest one, as it saves the most cards. Dismantling is left alone: it helps against one
         opponent and costs the turn."""
+        if not plan.pairs:
+            return None
         builds = [a for a in plays if getattr(a, "mode", None) == "build" and _pair_of(board, a.route) in plan.pairs]
         if not builds:
             return None
@@ -443,30 +549,35 @@ class TicketBot:
                 sets.union(board.routes[r].ai, board.routes[r].bi)
         open_tickets = [board.tickets[t] for t in seen.tickets if not sets.connected(board.tickets[t].ai, board.tickets[t].bi)]
 
-        def completes(joins: Iterable[tuple[int, int]]) -> int:
-            trial = DisjointSets(len(board.cities))
-            trial.parent = list(sets.parent)
-            for u, v in joins:
-                trial.union(u, v)
-            return sum(2 * t.points for t in open_tickets if trial.connected(t.ai, t.bi))
+        completed: dict[tuple[int, int], int] = {}  # by the two cities joined: many payments per route
+
+        def completes(join: tuple[int, int]) -> int:
+            if join not in completed:
+                trial = DisjointSets(len(board.cities))
+                trial.parent = list(sets.parent)
+                trial.union(*join)
+                completed[join] = sum(2 * t.points for t in open_tickets if trial.connected(t.ai, t.bi))
+            return completed[join]
 
         best: tuple[float, str, Action] | None = None
         for c in claims:
             route = board.routes[board.route_index[c.route]]
-            gain = route.length * 1.5 + completes([(route.ai, route.bi)]) - c.locomotives * 0.01
+            gain = route.length * 1.5 + completes((route.ai, route.bi)) - c.locomotives * 0.01
             key = (gain, c.route + (c.color or ""), c)
             best = key if best is None or key[:2] > best[:2] else best
+        at = board_index(board).at
         for b in builds:
             ci = board.city_index[b.city]
-            joins = [(r.ai, r.bi) for r in board.routes if ci in (r.ai, r.bi) and seen.owner.get(r.index, seen.seat) != seen.seat]
-            gain = max((completes([j]) for j in joins), default=0) - 4.5  # the 4 points of a station kept
+            joins = [(r.ai, r.bi) for r in at[ci] if seen.owner.get(r.index, seen.seat) != seen.seat]
+            gain = max((completes(j) for j in joins), default=0) - 4.5  # the 4 points of a station kept
             key = (gain, b.city + (b.color or ""), b)
             best = key if best is None or key[:2] > best[:2] else best
         return best[2] if best is not None and best[0] > 0 else None
 
     def draw_cards(self, board, seen, draws: list[Action], second: bool) -> Action:
-        needs = _color_needs(board, seen, self._cached_plan(board, seen))
-        wanted = {c: n - seen.cards(c) for c, n in needs.items() if c != LOCOMOTIVE and n > seen.cards(c)}
+        needs = self._color_needs(board, seen, self._cached_plan(board, seen))
+        hand = seen.hand
+        wanted = {c: n - hand.get(c, 0) for c, n in needs.items() if c != LOCOMOTIVE and n > hand.get(c, 0)}
         row = dict(enumerate(seen.open_row))
         best = None
         for d in draws:
@@ -489,43 +600,37 @@ class TicketBot:
         # no deck left: the open card the plan can use most, else any
         return max(draws, key=lambda d: (wanted.get(row.get(d.slot), 0), row.get(d.slot) == LOCOMOTIVE, -(d.slot or 0)))
 
+    def _color_needs(self, board, seen, plan: Plan) -> dict[str, int]:
+        """``_color_needs``, worked out again only when the plan, the hand or the board changed;
+        with one free route per connection, what the hand changes only."""
+        free = self._free_planned(board, seen, plan)
+        if self._needs is None or self._needs[0] is not free or self._needs[1] != seen.hand:
+            fixed = free.fixed_needs
+            if fixed is None:
+                needs = _color_needs(seen, free.groups)
+            else:
+                needs = dict(fixed[0])
+                _add_grey_needs(seen.hand, needs, fixed[1])
+            self._needs = (free, seen.hand, needs)
+        return self._needs[2]
+
 
 # --- small helpers ---------------------------------------------------------------------------
 
 
 def _pair_of(board: Board, route_id: str) -> tuple[int, int]:
-    r = board.routes[board.route_index[route_id]]
-    return _pair(r.ai, r.bi)
+    return board_index(board).pair_of[route_id]
 
 
-def _free_routes(board: Board, seen: Seen, pairs: Iterable[tuple[int, int]]) -> list[Route]:
-    out = []
-    for u, v in pairs:
-        for r in _routes_between(board, u, v):
-            if r.index not in seen.owner:
-                out.append(r)
-    return out
-
-
-def _routes_between(board: Board, u: int, v: int) -> tuple[Route, ...]:
-    return _pairs_index(board).get(_pair(u, v), ())
-
-
-_PAIRS: dict[int, tuple[Board, dict[tuple[int, int], tuple[Route, ...]]]] = {}
-
-
-def _pairs_index(board: Board) -> dict[tuple[int, int], tuple[Route, ...]]:
-    """The routes between each two cities, computed once per board (kept by identity: boards are
-    loaded once per variant and shared by every game)."""
-    got = _PAIRS.get(id(board))
-    if got is None or got[0] is not board:
-        index: dict[tuple[int, int], list[Route]] = {}
-        for r in board.routes:
-            index.setdefault(_pair(r.ai, r.bi), []).append(r)
-        got = _PAIRS[id(board)] = (board, {k: tuple(v) for k, v in index.items()})
-        if len(_PAIRS) > 32:  # boards of positions rescored by hand come and go
-            _PAIRS.pop(next(iter(_PAIRS)))
-    return got[1]
+def may_pay(seen: Seen, routes: Iterable[Route]) -> list[Route]:
+    """Of ``routes``, those the seat has the trains and enough cards for: every space takes a card
+    of the route's colour (any one colour for grey) or a locomotive (R-ROUTE-2..3), a 3-for-1
+    triple three cards of that colour (R-FER-2). No other route can be claimed now, so a bot
+    lists its legal claims only when some route passes."""
+    hand, trains = seen.hand, seen.trains
+    locos = hand.get(LOCOMOTIVE, 0)
+    most = max([hand.get(c, 0) for c in COLORS]) + locos
+    return [r for r in routes if r.length <= trains and r.length <= (most if r.color == GRAY else hand.get(r.color, 0) + locos)]
 
 
 def _time_budget(seen: Seen) -> float:
@@ -548,17 +653,22 @@ def _safe_to_draw_tickets(seen: Seen, plan: Plan) -> bool:
 def _still_valid(board: Board, seen: Seen, plan: Plan, blocked: set[int]) -> Plan | None:
     """``plan`` without the connections the seat has made since, or None if a planned connection
     or station can no longer be built, or the trains no longer suffice."""
+    owner, seat, trains, between = seen.owner, seen.seat, seen.trains, board_index(board).between
     pairs, cost = [], 0
-    for pair in plan.pairs:
-        routes = _routes_between(board, *pair)
-        if any(seen.owner.get(r.index) == seen.seat for r in routes):
-            continue
-        free = [r.length for r in routes if r.index not in seen.owner and r.index not in blocked and r.length <= seen.trains]
-        if not free:
-            return None
-        pairs.append(pair)
-        cost += min(free)
-    if cost > seen.trains or any(c in seen.station_cities for c in plan.stations):
+    for p in plan.pairs:
+        shortest = None  # of the routes the seat may still claim here
+        for r in between[p]:
+            who = owner.get(r.index)
+            if who == seat:
+                break  # made already
+            if who is None and r.index not in blocked and r.length <= trains and (shortest is None or r.length < shortest):
+                shortest = r.length
+        else:
+            if shortest is None:
+                return None
+            pairs.append(p)
+            cost += shortest
+    if cost > trains or any(c in seen.station_cities for c in plan.stations):
         return None
     if len(pairs) == len(plan.pairs):
         return plan
@@ -573,28 +683,48 @@ def _could_pay(route: Route, seen: Seen) -> bool:
     return max(seen.cards(c) for c in colors) + locos >= route.length
 
 
-def _color_needs(board: Board, seen: Seen, plan: Plan) -> dict[str, int]:
-    """Cards the plan's free routes ask for, by colour: coloured routes their colour, grey routes
-    the colour the hand holds most of (beyond what coloured routes take), ferries locomotives."""
+def _color_needs(seen: Seen, free: list[list[Route]]) -> dict[str, int]:
+    """Cards the plan's free routes (``free``, by connection) ask for, by colour: coloured routes
+    their colour, grey routes the colour the hand holds most of (beyond what coloured routes
+    take), ferries locomotives."""
+    hand = seen.hand
+    most = max([hand.get(c, 0) for c in COLORS])
+    # of parallel routes, the one the hand is closest to paying
+    chosen = [
+        group[0] if len(group) == 1 else max(group, key=lambda r: (most if r.color == GRAY else hand.get(r.color, 0), -r.index))
+        for group in free
+    ]
+    needs, grey = _fixed_needs(chosen)
+    _add_grey_needs(hand, needs, grey)
+    return needs
+
+
+def _fixed_needs(routes: list[Route]) -> tuple[dict[str, int], list[Route]]:
+    """What ``routes`` ask for whatever the hand: their colours and ferries' locomotives; and the
+    grey routes, longest first (their colour depends on the hand)."""
     needs: dict[str, int] = {}
     grey: list[Route] = []
-    for u, v in sorted(plan.pairs):
-        free = [r for r in _routes_between(board, u, v) if r.index not in seen.owner]
-        if not free:
-            continue
-        # of parallel routes, the one the hand is closest to paying
-        r = max(free, key=lambda r: (max(seen.cards(c) for c in (COLORS if r.color == GRAY else (r.color,))), -r.index))
+    for r in routes:
         if r.ferry:
             needs[LOCOMOTIVE] = needs.get(LOCOMOTIVE, 0) + r.ferry
         if r.color == GRAY:
             grey.append(r)
         else:
             needs[r.color] = needs.get(r.color, 0) + r.length - r.ferry
-    for r in sorted(grey, key=lambda r: -r.length):
-        spare = {c: seen.cards(c) - needs.get(c, 0) for c in COLORS}
-        c = max(COLORS, key=lambda c: (spare[c], -COLORS.index(c)))
-        needs[c] = needs.get(c, 0) + r.length - r.ferry
-    return needs
+    grey.sort(key=lambda r: -r.length)
+    return needs, grey
+
+
+def _add_grey_needs(hand: Mapping[str, int], needs: dict[str, int], grey: list[Route]) -> None:
+    """Each grey route (longest first) in the colour with the most cards to spare, the first in
+    COLORS of equals."""
+    if not grey:
+        return
+    spare = [hand.get(c, 0) - needs.get(c, 0) for c in COLORS]
+    for r in grey:
+        i = spare.index(max(spare))
+        spare[i] -= r.length - r.ferry
+        needs[COLORS[i]] = needs.get(COLORS[i], 0) + r.length - r.ferry
 
 
 def _pay_cost(board: Board, claim: Action, needs: Mapping[str, int]) -> float:

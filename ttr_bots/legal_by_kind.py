@@ -1,0 +1,106 @@
+"""A seat's legal actions grouped by kind, each kind listed only when a bot first asks for it.
+
+A bot that draws a card does not need the hundred-odd payments of every route it could claim:
+at the start of a turn or with a decision pending, each kind is asked of the plugin that
+registered it (``game.registry``, ``handler.legal(game, seat)``), as ``game.legal_actions``
+asks every kind it lists. A kind listed this way holds the same actions, in the same order, as
+in ``game.legal_actions``. Anywhere else (another seat's turn) the whole list is taken at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from typing import Any
+
+from ttr_core.actions import Action
+
+
+class Listing(Sequence):
+    """A list of actions made on first use (iterating, ``len``, indexing, ``bool``)."""
+
+    __slots__ = ("_make", "_items")
+
+    def __init__(self, make: Callable[[], list[Action]] | None, items: list[Action] | None = None):
+        self._make = make
+        self._items = items
+
+    def items(self) -> list[Action]:
+        if self._items is None:
+            self._items = self._make()
+        return self._items
+
+    def __getitem__(self, i):
+        return self.items()[i]
+
+    def __len__(self) -> int:
+        return len(self.items())
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.items())
+
+    def __repr__(self) -> str:
+        return f"Listing({self._items!r})" if self._items is not None else "Listing(<not listed yet>)"
+
+
+#: the kinds that may start a turn, with their handlers, by registry (kept by identity)
+_TURN_HANDLERS: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
+class LegalByKind:
+    """The legal actions of ``seat`` in ``game`` now, by kind: ``by_kind.get("draw-card")`` (a
+    :class:`Listing`, empty if the kind has none), ``"claim-route" in by_kind`` (the kind has at
+    least one), ``by_kind["draw-tickets"]``; ``by_kind.everything`` is ``game.legal_actions(seat)``.
+
+    Built as is, every kind is taken from ``everything``; :meth:`at_turn_start` and
+    :meth:`answering` list each kind alone, where the rules make that the same."""
+
+    def __init__(self, game: Any, seat: int, handlers: Mapping[str, Any] | None = None):
+        self._game, self._seat, self._handlers = game, seat, handlers
+        self._kinds: dict[str, Listing] = {}
+        self.everything = Listing(lambda: game.legal_actions(seat))
+
+    @classmethod
+    def at_turn_start(cls, game: Any, seat: int) -> LegalByKind:
+        """For ``seat`` starting its turn (no decision pending): the kinds that may start a turn.
+        A ruleset's fallback actions (passing, R-TURN-2) are then only in ``everything``, as they
+        are legal only when nothing else is."""
+        registry = game.registry
+        got = _TURN_HANDLERS.get(id(registry))
+        if got is None or got[0] is not registry:  # a ruleset's registry serves all its games
+            got = _TURN_HANDLERS[id(registry)] = (registry, {r.cls.kind: r.handler for r in registry if r.starts_turn and not r.fallback})
+            if len(_TURN_HANDLERS) > 32:
+                _TURN_HANDLERS.pop(next(iter(_TURN_HANDLERS)))
+        return cls(game, seat, got[1])
+
+    @classmethod
+    def answering(cls, game: Any, seat: int, allowed: Collection[str]) -> LegalByKind:
+        """For ``seat`` with a decision pending that the kinds ``allowed`` answer."""
+        return cls(game, seat, {r.cls.kind: r.handler for r in game.registry if r.cls.kind in allowed})
+
+    def get(self, kind: str, default: Any = None) -> Listing:
+        """The actions of ``kind``, listed on first use; an empty listing stands for ``default``."""
+        listing = self._kinds.get(kind)
+        if listing is None:
+            if self._handlers is not None and kind not in self._handlers:
+                listing = Listing(None, [])  # no rule of this ruleset offers it now
+            else:
+                listing = Listing(lambda: self._list(kind))
+            self._kinds[kind] = listing
+        return listing
+
+    def __getitem__(self, kind: str) -> Listing:
+        return self.get(kind)
+
+    def __contains__(self, kind: str) -> bool:
+        return bool(self.get(kind))
+
+    def _list(self, kind: str) -> list[Action]:
+        if self._handlers is not None:
+            handler = self._handlers.get(kind)
+            if handler is None:
+                return []
+            try:
+                return list(handler.legal(self._game, self._seat))
+            except Exception:  # noqa: BLE001 - listed again below, by the game, whose error names the plugin
+                pass
+        return [a for a in self.everything if a.kind == kind]

@@ -1,0 +1,149 @@
+"""Shortest connections between a board's cities, for the bots' planning: cities by index, each
+with a dict of its neighbours and the weight of the edge to each, and a bidirectional Dijkstra
+(``heapq``) over them.
+
+The search visits neighbours in the order networkx would (the order the edges were first added;
+a copy lists smaller neighbours first, as ``networkx.Graph.copy`` does) and breaks ties between
+equally short paths exactly as ``networkx.bidirectional_dijkstra`` does, so that a plan made
+here is the plan networkx would make: seeded bot games play the same moves.
+"""
+
+from __future__ import annotations
+
+from heapq import heappop, heappush
+
+from ttr_core.board import Board, Route
+
+
+class RouteGraph:
+    """Cities ``0..n-1`` joined by undirected edges, at most one between two cities, each with an
+    integer weight; ``station`` marks the edges a station would borrow (another player's route).
+
+    ``adj[u][v]`` is the weight of the edge between ``u`` and ``v``."""
+
+    __slots__ = ("adj", "station")
+
+    def __init__(self, cities: int):
+        self.adj: list[dict[int, int]] = [{} for _ in range(cities)]
+        self.station: set[tuple[int, int]] = set()
+
+    def set_edge(self, u: int, v: int, weight: int) -> None:
+        """Add the edge, or give an existing one this weight (it keeps its place among the neighbours)."""
+        self.adj[u][v] = weight
+        self.adj[v][u] = weight
+
+    def has_edge(self, u: int, v: int) -> bool:
+        return v in self.adj[u]
+
+    def weight(self, u: int, v: int) -> int:
+        return self.adj[u][v]
+
+    def copy(self) -> RouteGraph:
+        """An independent copy whose neighbours are in the order a networkx copy has them."""
+        twin = RouteGraph(len(self.adj))
+        adj = twin.adj
+        for u, nbrs in enumerate(self.adj):
+            for v, w in nbrs.items():
+                if v not in adj[u]:
+                    adj[u][v] = w
+                    adj[v][u] = w
+        twin.station = set(self.station)
+        return twin
+
+
+def shortest_path(graph: RouteGraph, zero: list[set[int]], source: int, target: int) -> tuple[int, list[int]] | None:
+    """The shortest path from ``source`` to ``target`` as ``(length, cities)``, or None if none
+    joins them. An edge costs its weight, or nothing if ``v in zero[u]`` (an edge the plan has
+    chosen already; ``zero`` must hold both directions)."""
+    if source == target:
+        return 0, [source]
+    adj = graph.adj
+    dists: tuple[dict[int, int], dict[int, int]] = ({}, {})
+    preds: tuple[dict[int, int | None], dict[int, int | None]] = ({source: None}, {target: None})
+    seen: tuple[dict[int, int], dict[int, int]] = ({source: 0}, {target: 0})
+    fringe: tuple[list, list] = ([(0, 0, source)], [(0, 1, target)])
+    counter = 2  # the heap's tie-breaker: the order in which nodes were pushed
+    finaldist = meetnode = None
+    direction = 1
+    while fringe[0] and fringe[1]:
+        direction = 1 - direction
+        dist, _, v = heappop(fringe[direction])
+        done = dists[direction]
+        if v in done:
+            continue
+        done[v] = dist
+        if v in dists[1 - direction]:
+            return finaldist, _path(preds, meetnode)
+        reached, other, pred, heap, free = seen[direction], seen[1 - direction], preds[direction], fringe[direction], zero[v]
+        for w, weight in adj[v].items():
+            if w in done:
+                continue
+            length = dist if w in free else dist + weight
+            if w not in reached or length < reached[w]:
+                reached[w] = length
+                heappush(heap, (length, counter, w))
+                counter += 1
+                pred[w] = v
+                if w in other:
+                    through = length + other[w]
+                    if finaldist is None or finaldist > through:
+                        finaldist, meetnode = through, w
+    return None
+
+
+def _path(preds, meet: int) -> list[int]:
+    forward = []
+    node = meet
+    while node is not None:
+        forward.append(node)
+        node = preds[0][node]
+    forward.reverse()
+    node = preds[1][meet]
+    while node is not None:
+        forward.append(node)
+        node = preds[1][node]
+    return forward
+
+
+# --- a board's routes by city pair, computed once per board ---------------------------------
+
+
+class BoardIndex:
+    """A board's routes looked up by cities: ``between[(u, v)]`` (``u < v``) the routes joining
+    two cities, ``pair_of[route id]`` and ``pair_at[route index]`` the cities a route joins,
+    ``at[city]`` the routes of a city."""
+
+    __slots__ = ("board", "between", "pair_of", "pair_at", "at")
+
+    def __init__(self, board: Board):
+        self.board = board
+        between: dict[tuple[int, int], list[Route]] = {}
+        at: list[list[Route]] = [[] for _ in board.cities]
+        for r in board.routes:
+            between.setdefault(pair(r.ai, r.bi), []).append(r)
+            at[r.ai].append(r)
+            if r.bi != r.ai:
+                at[r.bi].append(r)
+        self.between: dict[tuple[int, int], tuple[Route, ...]] = {k: tuple(v) for k, v in between.items()}
+        self.pair_of: dict[str, tuple[int, int]] = {r.id: pair(r.ai, r.bi) for r in board.routes}
+        self.pair_at: tuple[tuple[int, int], ...] = tuple(pair(r.ai, r.bi) for r in board.routes)
+        self.at: tuple[tuple[Route, ...], ...] = tuple(tuple(rs) for rs in at)
+
+
+_INDEXES: dict[int, BoardIndex] = {}
+
+
+def board_index(board: Board) -> BoardIndex:
+    """The index of ``board``, built once (kept by identity: boards are loaded once per variant and
+    shared by every game; a few boards of positions set up by hand come and go)."""
+    got = _INDEXES.get(id(board))
+    if got is None or got.board is not board:
+        got = _INDEXES[id(board)] = BoardIndex(board)
+        if len(_INDEXES) > 32:
+            _INDEXES.pop(next(iter(_INDEXES)))
+    return got
+
+
+def pair(u: int, v: int) -> tuple[int, int]:
+    """Two cities as a key, the smaller index first."""
+    return (u, v) if u < v else (v, u)
