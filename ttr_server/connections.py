@@ -11,8 +11,9 @@ as ``http=``) adds:
   connection still sending them then is closed;
 - a cap on connections open from one client address (``per_client``): beyond it a new
   connection is closed at once, before anything is read;
-- the header size cap, which is h11's ``max_incomplete_event_size`` (a larger request head is
-  answered 400 and the connection closed).
+- a cap on the size of a request head (its line and headers, ``max_header_bytes``): a larger
+  one is answered 431 and the connection closed. (h11's own ``max_incomplete_event_size``, set
+  to the same, only applies to a head that arrives in several pieces.)
 
 The idle timeout between two requests of a kept-alive connection is uvicorn's
 ``timeout_keep_alive``; the total number of connections is uvicorn's ``limit_concurrency``.
@@ -21,6 +22,7 @@ The idle timeout between two requests of a kept-alive connection is uvicorn's
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -67,6 +69,25 @@ def guarded_protocol(limits: ConnectionLimits) -> type[H11Protocol]:
                 self._counted = None
             self._disarm()
             super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            if limits.max_header_bytes and self.conn.their_state is h11.IDLE and self._head_too_large(data):
+                self._refuse_head()
+                return
+            super().data_received(data)
+
+        def _head_too_large(self, data: bytes) -> bool:
+            buffered = self.conn.trailing_data[0] + data  # what h11 holds of this head, and the new bytes
+            end = buffered.find(b"\r\n\r\n")
+            return (len(buffered) if end < 0 else end + 4) > limits.max_header_bytes
+
+        def _refuse_head(self) -> None:
+            body = json.dumps({"error": "header-too-large",
+                               "reason": f"the request line and headers are over {limits.max_header_bytes} bytes"})
+            self.transport.write(
+                b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
+                b"connection: close\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n" + body.encode())
+            self.transport.close()
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
