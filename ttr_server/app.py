@@ -58,7 +58,7 @@ MAX_VERSIONS = 100
 
 @attrs.frozen
 class Settings:
-    db_url: str = db.default_url()
+    db_url: str = attrs.field(factory=db.default_url)  # read when made: TTR_DATABASE_URL or ./ttr-games.sqlite3
     bot_delay: float = 0.5  # seconds between two bot actions, so that people can follow them
     poll: float = 1.0  # seconds between a stream's looks at the database (other processes' changes)
     stream_seconds: float = 300.0  # a stream ends after this; EventSource reconnects by itself

@@ -163,6 +163,7 @@ class Snapshot:
 class _Live:
     meta: GameMeta
     game: Game
+    ended: str | None = None  # as last read from the database (``_fresh``)
 
     @property
     def version(self) -> int:
@@ -300,8 +301,9 @@ class GameService:
             can_resign = False
             try:
                 if seat is not None:
-                    legal = [game.registry.to_data(a) for a in game.legal_actions(seat)]
-                    can_resign = self._has_resign(game) and not game.over and not game.state.players[seat].resigned
+                    legal = [] if live.ended else [game.registry.to_data(a) for a in game.legal_actions(seat)]
+                    can_resign = (self._has_resign(game) and not game.over and not live.ended
+                                  and not game.state.players[seat].resigned)
                 view = game.view(seat)
             except PluginFailed as exc:  # views and listings change nothing: the game goes on
                 log.exception("game %s: a plugin failed while a snapshot was built", game_id)
@@ -504,6 +506,11 @@ class GameService:
         row = self._status_row(game_id, with_digest=True)
         if writing and row.ended is not None:
             raise Ended(f"this game has {row.ended}: it takes no more actions")
+        live = self._fresh_live(game_id, row)
+        live.ended = row.ended
+        return live
+
+    def _fresh_live(self, game_id: str, row) -> _Live:
         live = self._cached(game_id)
         if live is not None and live.version > row.version:
             self._forget(game_id)  # cannot happen unless a write was lost under us; start over

@@ -125,7 +125,8 @@ def test_an_abandoned_game_expires_and_its_bots_are_released(make_client):
     wait_until(lambda: service.status(game["game"]).ended == "expired", timeout=15)
     assert game["game"] not in service.bots.games_held()
     s = snap(client, game, 0)
-    r = act(client, game, 0, s["legal"][0], s["version"])
+    assert s["legal"] == [] and not s["can_resign"]  # the page offers nothing more
+    r = act(client, game, 0, {"kind": "draw-card", "slot": None}, s["version"])
     assert r.status_code == 409 and r.json()["error"] == "game-ended"
 
 
