@@ -283,7 +283,11 @@ class GameService:
             self.meta(game_id)  # an unknown game is a 404
             return None
         # the seats as stored now, not as cached: a seat's token may have been reissued since
-        seats = _meta_from_row(self._meta_row(game_id)).seats
+        with self.reads.connect() as conn:
+            stored = conn.execute(sa.select(db.games.c.seats).where(db.games.c.id == game_id)).scalar()
+        if stored is None:
+            raise NotFound(f"no game {game_id!r}")
+        seats = [Seat(s["name"], s["bot"], s["token_hash"]) for s in json.loads(stored)]
         given = hash_token(token)
         found = None
         for i, seat in enumerate(seats):
