@@ -41,6 +41,8 @@ class _Service:
 
     def __init__(self, db_url: str | None):
         require_extra("serve", SERVE, "ttr admin")
+        if db_url and db_url.startswith("postgres"):
+            require_extra("serve", ("psycopg",), "ttr admin with PostgreSQL")
         self.db_url = db_url
 
     def __enter__(self):

@@ -16,6 +16,7 @@ is described by ``/api/openapi.json`` (browsable at ``/api/docs``):
 ``POST /api/games``                   create: one token per person's seat, shown once
 ``GET  /api/games/{id}``              the view of the token's seat (or a spectator's), legal actions
 ``POST /api/games/{id}/actions``      ``{"version": n, "action": {...}}``; 409 if the game moved on
+                                      (``Idempotency-Key`` header: a resend gets the first answer)
 ``POST /api/games/{id}/resign``       where the variant's rules have a resign action
 ``GET  /api/games/{id}/events``       server-sent events: the public status on every change
 ``GET  /api/games/{id}/record``       the record (``ttr replay`` reads it), once the game is over
