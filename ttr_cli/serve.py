@@ -63,9 +63,11 @@ def register(main: click.Group) -> None:
                    "where every connection comes from the proxy.")
 @click.option("--max-connections", type=click.IntRange(0), default=1000, show_default=True,
               help="Connections and requests in progress (503 beyond); keep it under the process's file limit.")
+@click.option("--http", "parser", type=click.Choice(["auto", "httptools", "h11"]), default="auto", show_default=True,
+              help="The HTTP parser: httptools (faster; auto picks it where it is installed) or h11.")
 def serve(db_url, host, port, bot_delay, log_level, allow_seed, forwarded_allow_ips, games_per_minute,
           streams_per_client, streams_per_game, max_bot_games, expire_after, max_headers, max_header_bytes,
-          request_timeout, idle_timeout, connections_per_client, max_connections):
+          request_timeout, idle_timeout, connections_per_client, max_connections, parser):
     """Serve games over HTTP: the API (/api/docs) and a page to play in (/)."""
     require_extra("serve", SERVE, "ttr serve")
     if db_url and db_url.startswith("postgres"):
@@ -98,4 +100,4 @@ def serve(db_url, host, port, bot_delay, log_level, allow_seed, forwarded_allow_
     # timeout_graceful_shutdown: event streams stay open until the client leaves; on a stop they
     # are cut after a few seconds instead of holding the shutdown.
     uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=3,
-                **uvicorn_options(limits), **proxy)
+                **uvicorn_options(limits, parser), **proxy)
