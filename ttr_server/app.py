@@ -70,7 +70,7 @@ class Settings:
     games_per_minute: int = 20  # games one client address may create per minute
     streams_per_client: int = 16  # event streams one client address may hold open
     streams_per_game: int = 200  # event streams open on one game
-    max_bot_games: int = 4  # unfinished games without a person (bots take CPU with nobody playing)
+    max_bot_games: int = 4  # unfinished games without a person (bots take CPU); 0: every game needs one
     max_headers: int = 64  # header fields in a request
     expire_after: float = 7 * 24 * 3600.0  # seconds without a move before an unfinished game expires
     gzip_min: int = 1024  # bytes: responses from this size are compressed for clients that accept gzip
@@ -489,15 +489,27 @@ def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engin
             client_streams.release(who)
             raise TooMany(f"at most {settings.streams_per_game} event streams open on one game", retry_after=5)
 
-        async def stream():
-            try:
-                async for chunk in _stream(request, service, hub, settings, game_id, first):
-                    yield chunk
-            finally:
-                client_streams.release(who)
-                game_streams.release(game_id)
+        def release() -> None:
+            client_streams.release(who)
+            game_streams.release(game_id)
 
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+        return _HeldStream(_stream(request, service, hub, settings, game_id, first), release,
+                           media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+
+class _HeldStream(StreamingResponse):
+    """A stream that gives its places back (``release``) however it ends: finished, cut off by the
+    client, or never started because the client left first."""
+
+    def __init__(self, content, release, **kwargs):
+        super().__init__(content, **kwargs)
+        self._release = release
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
 
 
 def _warm_variants() -> None:
