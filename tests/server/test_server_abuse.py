@@ -215,7 +215,7 @@ def test_responses_with_tokens_or_a_seats_view_are_not_stored_by_caches(client):
 
 # --- real sockets against a real server process ------------------------------------------------
 
-LIMITED = ("--allow-seed", "--request-timeout", "1", "--connections-per-client", "50",
+LIMITED = ("--allow-seed", "--request-timeout", "1", "--idle-timeout", "1", "--connections-per-client", "50",
            "--streams-per-client", "2", "--streams-per-game", "3")
 
 
@@ -274,6 +274,11 @@ def test_a_request_head_or_body_that_never_completes_is_cut_off(tmp_path, parser
             assert s.recv(1024).startswith(b"HTTP/1.1 200")  # a kept-alive connection
             s.sendall(b"GET /api/health HTTP/1.1\r\n")  # whose next request never ends
             assert _closed_within(s, 5)
+        with socket.create_connection(("127.0.0.1", _port(server)), timeout=8) as s:
+            s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(0.3)
+            assert s.recv(1024).startswith(b"HTTP/1.1 200")
+            assert _closed_within(s, 3)  # an idle kept-alive connection: --idle-timeout
 
 
 def _closed_within(s: socket.socket, seconds: float) -> bool:
