@@ -113,7 +113,9 @@ def make_engine(url: str) -> Engine:
         # so that a transaction is what SQLAlchemy says it is (the documented recipe).
         sa.event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
         return engine
-    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # connect_timeout: an unreachable server is an error after 10 s (the health check says so), not a hang
+    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True,
+                            connect_args={"connect_timeout": 10})
 
 
 def reader(engine: Engine) -> Engine:

@@ -619,8 +619,8 @@ class GameService:
     # --- operations (the admin command, the expiry sweep, the health check, the limits) -------
 
     def check_database(self) -> None:
-        """Raise unless the database answers."""
-        db.check(self.reads)
+        """Raise unless the database answers (in a transaction: its statement timeout is local to it)."""
+        db.check(self.engine)
 
     def list_games(self, limit: int = 100) -> list[dict[str, Any]]:
         """The most recently changed games, newest first, as an administrator sees them (no tokens)."""
