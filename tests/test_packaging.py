@@ -48,7 +48,7 @@ def test_wheel_ships_the_servers_page_and_migrations(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for name in ("static/play.html", "static/play.js", "static/index.html", "static/style.css",
                  "migrations/env.py", "migrations/script.py.mako", "migrations/versions/0001_games_and_actions.py",
-                 "static/join.html", "static/link-check.js", "migrations/versions/0002_lobby.py",
+                 "static/join.html", "static/link-check.js", "migrations/versions/0002_ended_and_idempotency.py", "migrations/versions/0003_lobby.py",
                  # /api/docs works offline: Swagger UI ships in the wheel, with its license
                  "static/docs.html", "static/vendor/swagger-ui/swagger-ui-bundle.js",
                  "static/vendor/swagger-ui/swagger-ui.css", "static/vendor/swagger-ui/LICENSE"):

@@ -377,7 +377,7 @@ def _add_plugin_commands() -> None:
     # register themselves here, so this file stays the home of the basic commands.
     import importlib
 
-    for module in ("ttr_cli.analysis", "ttr_cli.serve", "ttr_cli.playtest"):
+    for module in ("ttr_cli.analysis", "ttr_cli.serve", "ttr_cli.playtest", "ttr_cli.admin"):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -4,7 +4,7 @@ Run it with ``ttr serve`` (needs the ``serve`` extra: ``pip install "ttr-engine[
 
     ttr serve                                   # SQLite file ./ttr-games.sqlite3, http://127.0.0.1:8000/
     ttr serve --db sqlite:////var/lib/ttr/games.sqlite3 --host 0.0.0.0 --port 8080
-    ttr serve --db postgresql://ttr:secret@db/ttr    # several processes behind a load balancer
+    TTR_DATABASE_URL=postgresql://ttr:secret@db/ttr ttr serve   # several processes behind a load balancer
 
 ``/`` creates a game (variant, rules version, seats: people or server-side bots); each person
 gets a secret link ``/play/<game>#<token>`` and anybody may watch at ``/watch/<game>``. The API
@@ -16,6 +16,7 @@ is described by ``/api/openapi.json`` (browsable at ``/api/docs``):
 ``POST /api/games``                   create: one token per person's seat, shown once
 ``GET  /api/games/{id}``              the view of the token's seat (or a spectator's), legal actions
 ``POST /api/games/{id}/actions``      ``{"version": n, "action": {...}}``; 409 if the game moved on
+                                      (``Idempotency-Key`` header: a resend gets the first answer)
 ``POST /api/games/{id}/resign``       where the variant's rules have a resign action
 ``GET  /api/games/{id}/events``       server-sent events: the public status on every change
 ``GET  /api/games/{id}/record``       the record (``ttr replay`` reads it), once the game is over
@@ -34,6 +35,9 @@ How it holds together:
   before every use, so several processes can serve the same games from one PostgreSQL database.
 - Tokens come from ``secrets``; only their SHA-256 is stored, compared in constant time. A seat
   sees ``game.view(seat)`` and nothing else; the event stream carries only public data.
-- ``app.py``: the FastAPI application; ``limits.py``: the body-size limit and security headers;
-  ``events.py``: wakes the event streams; ``static/``: the page (HTML, JS, SVG; no build step).
+- ``app.py``: the FastAPI application; ``limits.py``: the limits against abuse at the application
+  level (body size, header count, games per client, event streams) and the headers every response
+  carries; ``connections.py``: the limits at the socket level (request deadline, connections per
+  client, request-head size); ``backup.py``: backups during play; ``events.py``: wakes the event
+  streams; ``static/``: the page (HTML, JS, SVG; no build step).
 """

@@ -13,13 +13,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import traceback
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path as FilePath
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import attrs
-from fastapi import Depends, FastAPI, Path, Query, Request
+from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -27,6 +29,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 import ttr_bots as bot_kinds
 from ttr_core import record as records
@@ -35,9 +38,19 @@ from ttr_core.errors import TTRError, VariantError
 from ttr_core.files import read_toml
 from ttr_server import db, lobby_api
 from ttr_server.events import Hub
-from ttr_server.limits import BodyLimit, SecurityHeaders
+from ttr_server.limits import BodyLimit, HeaderLimit, NoStore, RateLimit, SecurityHeaders, Slots
 from ttr_server.lobby import Lobby
 from ttr_server.service import GameService, Rejected, ServiceError, Snapshot, Status, Unauthorized
+
+
+class TooMany(ServiceError):
+    """A limit against abuse: too many games, streams or bot-only games for now."""
+
+    status, code = 429, "too-many"
+
+
+class SeedRefused(ServiceError):
+    status, code = 403, "seed-not-allowed"
 
 log = logging.getLogger("ttr_server")
 
@@ -48,13 +61,22 @@ MAX_VERSIONS = 100
 
 @attrs.frozen
 class Settings:
-    db_url: str = db.default_url()
+    db_url: str = attrs.field(factory=db.default_url)  # read when made: TTR_DATABASE_URL or ./ttr-games.sqlite3
     bot_delay: float = 0.5  # seconds between two bot actions, so that people can follow them
     poll: float = 1.0  # seconds between a stream's looks at the database (other processes' changes)
     stream_seconds: float = 300.0  # a stream ends after this; EventSource reconnects by itself
     max_body: int = 16 * 1024  # bytes; the largest legal request is well under 2 KiB
     cache_size: int = 2000  # live games kept in memory
     run_bots: bool = True
+    # --- limits against abuse (``ttr serve --help``; README "Deployment"); 0: no limit ---------
+    allow_seed: bool = False  # a client-chosen seed lets anybody predict every hand offline
+    games_per_minute: int = 20  # games one client address may create per minute
+    streams_per_client: int = 16  # event streams one client address may hold open
+    streams_per_game: int = 200  # event streams open on one game
+    max_bot_games: int = 4  # unfinished games without a person (bots take CPU); 0: every game needs one
+    max_headers: int = 64  # header fields in a request
+    expire_after: float = 7 * 24 * 3600.0  # seconds without a move before an unfinished game expires
+    gzip_min: int = 1024  # bytes: responses from this size are compressed for clients that accept gzip
 
 
 # --- request and response bodies (their schemas are the OpenAPI document's) ------------------
@@ -193,6 +215,7 @@ class StatusOut(BaseModel):
     phase: str
     to_act: list[int]
     over: bool
+    ended: str | None = Field(None, description='"aborted" or "expired": the game takes no more actions.')
 
 
 class HealthOut(BaseModel):
@@ -206,9 +229,13 @@ _ERRORS = {
         (400, "malformed request (a body that is not UTF-8 JSON, a bad Content-Length)"),
         (401, "missing or wrong seat token"),
         (404, "unknown game or variant"),
-        (409, "stale version (nothing applied), or the game is not over yet"),
+        (403, "a client-chosen seed, on a server started without --allow-seed"),
+        (409, "stale version (nothing applied), the game is not over yet, or it was aborted or expired"),
         (413, "request body too large"),
         (422, "refused: invalid request, or an action or setup the rules do not allow"),
+        (429, "a limit against abuse: too many games created, streams open or bot-only games running"),
+        (431, "too many request header fields"),
+        (503, "the database does not answer"),
     )
 }
 
@@ -231,9 +258,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if service.bots is not None:
             for game_id in await run_in_threadpool(service.bot_games):
                 service.bots.kick(game_id)
+        sweeper = asyncio.create_task(_expire_games(service, settings.expire_after)) if settings.expire_after else None
         try:
             yield
         finally:
+            if sweeper is not None:
+                sweeper.cancel()
             await run_in_threadpool(service.close)
             engine.dispose()
 
@@ -251,19 +281,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.service = service
     app.state.settings = settings
     app.add_middleware(BodyLimit, max_body=settings.max_body)
+    app.add_middleware(GZipMiddleware, minimum_size=settings.gzip_min)
+    app.add_middleware(NoStore)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(HeaderLimit, max_headers=settings.max_headers)
     _errors(app)
-    _api(app, service, hub, settings, engine)
+    admit = _admission(service, settings)
+    _api(app, service, hub, settings, engine, admit)
     _game_page_api(app, service)
-    app.include_router(lobby_api.router(Lobby(service), token=_token, errors=_ERRORS))
+    app.include_router(lobby_api.router(Lobby(service), token=_token, errors=_ERRORS, admit=admit))
     _pages(app)
     return app
 
 
+def _printable(value: Any, limit: int = 2000) -> Any:
+    """``value`` with every string made encodable (a lone surrogate such as "\\ud800" written out
+    as its escape) and cut to ``limit`` characters: a reason quotes what the client sent, and it
+    must neither break the JSON encoder nor grow with the request."""
+    if isinstance(value, str):
+        text = value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return text if len(text) <= limit else text[:limit] + "…"
+    if isinstance(value, dict):
+        return {_printable(k, 100): _printable(v, limit) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_printable(v, limit) for v in value]
+    return value
+
+
 def _errors(app: FastAPI) -> None:
     def error(status: int, code: str, reason: str, **extra: Any) -> JSONResponse:
-        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-        return JSONResponse({"error": code, "reason": reason, **extra}, status_code=status, headers=headers)
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else {}
+        if "retry_after" in extra:
+            headers["Retry-After"] = str(extra["retry_after"])
+        body = _printable({"error": code, "reason": reason, **extra})
+        return JSONResponse(body, status_code=status, headers=headers or None)
 
     @app.exception_handler(ServiceError)
     async def _service(request: Request, exc: ServiceError):
@@ -284,7 +335,9 @@ def _errors(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception):
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        # the last frames only, cut short: a request must not be able to fill the log
+        where = "".join(traceback.format_exception(exc, limit=-6))[-4000:]
+        log.error("unhandled error on %s %s:\n%s", request.method, _printable(request.url.path, 200), _printable(where))
         return error(500, "internal", "internal error; it was logged")
 
 
@@ -305,9 +358,46 @@ GameId = Annotated[str, Path(pattern=GAME_ID, description="The game id from its 
 Token = Annotated[str | None, Depends(_token)]
 
 
-def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engine) -> None:
-    @app.get("/api/health", response_model=HealthOut, tags=["server"])
+def _client(request: Request) -> str:
+    # the peer's address; behind a reverse proxy, the one it forwards (uvicorn's --forwarded-allow-ips)
+    return request.client.host if request.client else "unknown"
+
+
+def _admission(service: GameService, settings: Settings) -> Callable[[Request, int | None, bool], None]:
+    """The check every new game passes (``POST /api/games`` and the lobby's): a client's seed only
+    with --allow-seed, games per client per minute, the cap on games without a person."""
+    creations = RateLimit(settings.games_per_minute, 60.0)
+
+    def admit(request: Request, seed: int | None, bots_only: bool) -> None:
+        if seed is not None and not settings.allow_seed:
+            raise SeedRefused("this server does not take a client's seed (whoever knows it knows every hand); "
+                              "it was not started with --allow-seed")
+        wait = creations.take(_client(request))
+        if wait:
+            raise TooMany(f"at most {settings.games_per_minute} new games per minute from one address",
+                          retry_after=int(wait) + 1)
+        if bots_only:
+            running = service.running_bot_only_games()
+            if running >= settings.max_bot_games:
+                raise TooMany(f"{running} games without a person are running; this server allows "
+                              f"{settings.max_bot_games}: seat a person, or try again later", retry_after=60)
+
+    return admit
+
+
+def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engine,
+         admit: Callable[[Request, int | None, bool], None]) -> None:
+    client_streams, game_streams = Slots(settings.streams_per_client), Slots(settings.streams_per_game)
+
+    @app.get("/api/health", response_model=HealthOut, tags=["server"], responses={503: _ERRORS[503]})
     def health():
+        """Whether the server can serve: it asks the database (503 if it does not answer)."""
+        try:
+            service.check_database()
+        except Exception as exc:  # noqa: BLE001 - any failure to answer is "not healthy"
+            log.warning("health: the database does not answer: %s", type(exc).__name__)
+            return JSONResponse({"ok": False, "database": engine.dialect.name,
+                                 "reason": f"the database does not answer ({type(exc).__name__})"}, status_code=503)
         return {"ok": True, "database": engine.dialect.name}
 
     @app.get("/api/variants", response_model=VariantsOut, tags=["variants"])
@@ -343,13 +433,14 @@ def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engin
         }
 
     @app.post("/api/games", status_code=201, response_model=CreatedOut, tags=["games"],
-              responses={k: _ERRORS[k] for k in (404, 413, 422)})
-    def create_game(body: CreateGameIn):
+              responses={k: _ERRORS[k] for k in (403, 404, 413, 422, 429)})
+    def create_game(body: CreateGameIn, request: Request):
         """Create a game. Each person's seat gets a secret token (shown only here) and a page link;
         bot seats are played by the server. Anybody with the spectator link sees the public view."""
         names = [s.name for s in body.seats]
         if len(set(names)) != len(names):
             raise Rejected(f"player names must differ: {names}")
+        admit(request, body.seed, all(s.bot for s in body.seats))
         created = service.create(body.variant, body.version, [(s.name, s.bot) for s in body.seats], body.seed)
         meta = created.meta
         return JSONResponse({
@@ -372,11 +463,16 @@ def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engin
 
     @app.post("/api/games/{game_id}/actions", response_model=StatusOut, tags=["games"],
               responses={k: _ERRORS[k] for k in (401, 404, 409, 413, 422)})
-    def act(game_id: GameId, body: ActionIn, token: Token):
+    def act(game_id: GameId, body: ActionIn, token: Token, idempotency_key: Annotated[str | None, Header(
+            min_length=1, max_length=200, pattern=r"^[\x21-\x7e]+$",
+            description="Any unique string per action: resending the same request with it (its answer "
+                        "was lost) gets the first answer and applies nothing twice.")] = None):
         """Play an action for your seat. It is applied only if the game is still at `version`, and it
-        is stored before this answers: an acknowledged action is never lost."""
+        is stored before this answers: an acknowledged action is never lost. While the players choose
+        their starting tickets, the others' choices do not make yours stale (they are independent)."""
         seat = _seat(service, game_id, token)
-        return JSONResponse(_status(game_id, service.act(game_id, seat, body.version, body.action)))
+        status = service.act(game_id, seat, body.version, body.action, key=idempotency_key)
+        return JSONResponse(_status(game_id, status))
 
     @app.post("/api/games/{game_id}/resign", response_model=StatusOut, tags=["games"],
               responses={k: _ERRORS[k] for k in (401, 404, 409, 413, 422)})
@@ -403,8 +499,34 @@ def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engin
     async def events(game_id: GameId, request: Request):
         """Follow a game: an event on every change, and one at once with the current status."""
         first = await run_in_threadpool(service.status, game_id)
-        return StreamingResponse(_stream(request, service, hub, settings, game_id, first),
-                                 media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+        who = _client(request)
+        if not client_streams.acquire(who):
+            raise TooMany(f"at most {settings.streams_per_client} event streams open from one address", retry_after=5)
+        if not game_streams.acquire(game_id):
+            client_streams.release(who)
+            raise TooMany(f"at most {settings.streams_per_game} event streams open on one game", retry_after=5)
+
+        def release() -> None:
+            client_streams.release(who)
+            game_streams.release(game_id)
+
+        return _HeldStream(_stream(request, service, hub, settings, game_id, first), release,
+                           media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+
+class _HeldStream(StreamingResponse):
+    """A stream that gives its places back (``release``) however it ends: finished, cut off by the
+    client, or never started because the client left first."""
+
+    def __init__(self, content, release, **kwargs):
+        super().__init__(content, **kwargs)
+        self._release = release
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
 
 
 def _warm_variants() -> None:
@@ -455,7 +577,23 @@ def _snapshot(s: Snapshot) -> dict[str, Any]:
 
 
 def _status(game_id: str, st: Status) -> dict[str, Any]:
-    return {"game": game_id, "version": st.version, "phase": st.phase, "to_act": list(st.to_act), "over": st.over}
+    return {"game": game_id, "version": st.version, "phase": st.phase, "to_act": list(st.to_act), "over": st.over,
+            "ended": st.ended}
+
+
+async def _expire_games(service: GameService, idle_seconds: float) -> None:
+    """End unfinished games with no move for ``idle_seconds`` (and release their bots), looking
+    every few minutes (every quarter of ``idle_seconds`` when that is shorter)."""
+    every = max(min(idle_seconds / 4, 300.0), 0.05)
+    while True:
+        await asyncio.sleep(every)
+        try:
+            ended = await run_in_threadpool(service.expire, idle_seconds)
+        except Exception as exc:  # noqa: BLE001 - the sweep tries again later; the server goes on
+            log.warning("the expiry sweep failed: %s", type(exc).__name__)
+            continue
+        if ended:
+            log.info("expired %d games with no move for %.0f s", len(ended), idle_seconds)
 
 
 async def _stream(request: Request, service: GameService, hub: Hub, settings: Settings, game_id: str, first: Status):

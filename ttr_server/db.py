@@ -12,6 +12,7 @@ definitions below describe the head revision for queries and must stay in step w
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections.abc import Callable
@@ -41,8 +42,13 @@ games = sa.Table(
     sa.Column("result", sa.Text, nullable=True),  # JSON, the record's "result" once over
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    # None while the game may go on; "aborted" (by an administrator) or "expired" (no move for
+    # longer than the server's --expire-after) once it may not: its actions are then refused
+    sa.Column("ended", sa.String(20), nullable=True),
     # the server resumes bots that were to move when it stopped: find those games quickly
     sa.Index("ix_games_bot_turn", "bot_turn", "over"),
+    # the expiry sweep looks for unfinished games by their last change
+    sa.Index("ix_games_updated_at", "updated_at"),
 )
 
 actions = sa.Table(
@@ -84,6 +90,19 @@ lobby_seats = sa.Table(
     sa.Column("joined_at", sa.DateTime(timezone=True), nullable=True),
 )
 
+idempotency_keys = sa.Table(
+    "idempotency_keys",
+    metadata,
+    # An action sent with an Idempotency-Key: a resend of the same request gets the stored answer
+    # instead of being applied again. Written in the same transaction as the action itself.
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("key", sa.String(200), primary_key=True),
+    sa.Column("request_hash", sa.String(64), nullable=False),  # sha256 of the request body, canonical JSON
+    sa.Column("response", sa.Text, nullable=False),  # JSON: the status answered the first time
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
 MIGRATIONS = files("ttr_server") / "migrations"
 
 # The lock key every server process takes before migrating a PostgreSQL database, so that
@@ -100,8 +119,18 @@ def normalise_url(url: str) -> str:
     return url
 
 
+#: the environment variable a database URL may come from (a password in argv shows in ``ps``)
+URL_VARIABLE = "TTR_DATABASE_URL"
+
+
 def default_url() -> str:
-    return "sqlite:///ttr-games.sqlite3"
+    return os.environ.get(URL_VARIABLE) or "sqlite:///ttr-games.sqlite3"
+
+
+def sqlite_path(url: str) -> str | None:
+    """The file of a SQLite URL; None for another database."""
+    parsed = make_url(normalise_url(url))
+    return parsed.database if parsed.get_backend_name() == "sqlite" else None
 
 
 def make_engine(url: str) -> Engine:
@@ -113,7 +142,9 @@ def make_engine(url: str) -> Engine:
         # so that a transaction is what SQLAlchemy says it is (the documented recipe).
         sa.event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
         return engine
-    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # connect_timeout: an unreachable server is an error after 10 s (the health check says so), not a hang
+    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True,
+                            connect_args={"connect_timeout": 10})
 
 
 def reader(engine: Engine) -> Engine:
@@ -140,18 +171,82 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur.close()
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the head revision (idempotent; safe with several processes)."""
+def migrate(engine: Engine, script_location: str | None = None) -> None:
+    """Bring the schema to the head revision (idempotent; safe with several processes).
+
+    On SQLite the migration runs in its own connection, with foreign keys off (a batch migration
+    rebuilds a table by copying it, dropping the old one and renaming the copy: with foreign
+    keys on, dropping ``games`` would fail or cascade into ``actions``) and checked before the
+    commit, inside ``BEGIN IMMEDIATE`` (a second process starting on the same fresh file waits
+    for the write lock instead of failing with "database is locked")."""
     from alembic import command
     from alembic.config import Config
 
     cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("script_location", script_location or str(MIGRATIONS))
+    if engine.dialect.name == "sqlite":
+        _migrate_sqlite(engine, cfg)
+        return
     with engine.begin() as conn:
         if engine.dialect.name == "postgresql":
             conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
+
+
+def _migrate_sqlite(engine: Engine, cfg) -> None:
+    from alembic import command
+
+    def pragmas(dbapi_conn, _record) -> None:
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute("PRAGMA foreign_keys=OFF")  # only outside a transaction does this take effect
+        cur.close()
+
+    migrator = sa.create_engine(engine.url, poolclass=sa.pool.NullPool, connect_args={"timeout": 30})
+    sa.event.listen(migrator, "connect", pragmas)
+    sa.event.listen(migrator, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
+    try:
+        _wal(migrator)
+        with migrator.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+            broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+            if broken:
+                raise RuntimeError(f"the migration left {len(broken)} rows whose reference is gone: {broken[:5]}")
+    finally:
+        migrator.dispose()
+
+
+def _wal(engine: Engine, patience: float = 30.0) -> None:
+    """Switch the file to WAL. The switch needs the file to itself and SQLite does not wait for
+    it (no busy handler), so another process opening the same fresh file at that moment makes
+    it fail at once: it is tried again, for up to ``patience`` seconds."""
+    import sqlite3
+    import time
+
+    deadline = time.monotonic() + patience
+    raw = engine.raw_connection()
+    try:
+        while True:
+            try:
+                raw.cursor().execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+    finally:
+        raw.close()
+
+
+def check(engine: Engine, timeout: float = 3.0) -> None:
+    """Raise unless the database answers a query (for the health check)."""
+    with engine.connect() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.exec_driver_sql(f"SET LOCAL statement_timeout = {int(timeout * 1000)}")
+        conn.execute(sa.select(sa.func.count()).select_from(games).where(games.c.id == "")).scalar()
 
 
 class GroupCommit:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -140,8 +140,10 @@ def invitation_url(game_id: str, invitation: str) -> str:
     return f"/join/{game_id}#{invitation}"  # a fragment: never sent to a server or in a referrer
 
 
-def router(lobby: Lobby, *, token: Callable, errors: dict[int, dict]) -> APIRouter:
-    """The endpoints; ``token`` is the app's bearer-token dependency, ``errors`` its error responses."""
+def router(lobby: Lobby, *, token: Callable, errors: dict[int, dict],
+           admit: Callable[[Request, int | None, bool], None]) -> APIRouter:
+    """The endpoints; ``token`` is the app's bearer-token dependency, ``errors`` its error responses,
+    ``admit`` the app's check of every new game (seed, games per client, games without a person)."""
     api = APIRouter(prefix="/api/lobby", tags=["lobby"])
 
     model = errors[404]["model"]
@@ -154,11 +156,12 @@ def router(lobby: Lobby, *, token: Callable, errors: dict[int, dict]) -> APIRout
         """The listed games that have a free seat, newest first (no secrets)."""
         return JSONResponse({"games": [lobby_game(g) for g in lobby.listing()]})
 
-    @api.post("", status_code=201, response_model=OpenedOut, responses=refusals(404, 422))
-    def open_game(body: OpenGameIn):
+    @api.post("", status_code=201, response_model=OpenedOut, responses={**refusals(404, 422), 403: errors[403], 429: errors[429]})
+    def open_game(body: OpenGameIn, request: Request):
         """Open a game: named people get their tokens here, bots play in the server, and each open seat
         (no name, no bot) an invitation link, taken once by whoever opens it. The game starts when
         every seat is taken. The host token re-issues a seat's link."""
+        admit(request, body.seed, all(s.bot for s in body.seats))
         opened = lobby.open(body.variant, body.version, [(s.name, s.bot) for s in body.seats], body.seed, body.listed)
         g = opened.game
         seats = []

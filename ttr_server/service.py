@@ -81,6 +81,18 @@ class NotOver(ServiceError):
     status, code = 409, "not-over"
 
 
+class Ended(ServiceError):
+    """The game was aborted or expired: it takes no more actions."""
+
+    status, code = 409, "game-ended"
+
+
+class KeyReused(ServiceError):
+    """An Idempotency-Key sent again with a different request."""
+
+    status, code = 422, "idempotency-key-reused"
+
+
 class Rejected(ServiceError):
     """The rules do not allow this (an illegal action, a setup the variant does not take)."""
 
@@ -124,6 +136,7 @@ class Status:
     phase: str
     to_act: tuple[int, ...]
     over: bool
+    ended: str | None = None  # "aborted" or "expired": the game may not go on (see ``db.games.ended``)
 
 
 @attrs.frozen
@@ -150,6 +163,7 @@ class Snapshot:
 class _Live:
     meta: GameMeta
     game: Game
+    ended: str | None = None  # as last read from the database (``_fresh``)
 
     @property
     def version(self) -> int:
@@ -260,14 +274,15 @@ class GameService:
 
     def status(self, game_id: str) -> Status:
         row = self._status_row(game_id)
-        return Status(row.version, row.phase, tuple(json.loads(row.to_act)), bool(row.over))
+        return Status(row.version, row.phase, tuple(json.loads(row.to_act)), bool(row.over), row.ended)
 
     def seat_of(self, game_id: str, token: str | None) -> int | None:
         """The seat a token stands for; None (a spectator) without a token. Every seat's hash is
         compared, in constant time, so the time taken says nothing about the token."""
-        seats = self.stored_seats(game_id)  # not a cached meta's: a token can be re-issued (lobby.py)
         if token is None:
+            self.meta(game_id)  # an unknown game is a 404
             return None
+        seats = self.stored_seats(game_id)  # not a cached meta's: a seat's token may have been reissued
         given = hash_token(token)
         found = None
         for i, seat in enumerate(seats):
@@ -279,14 +294,15 @@ class GameService:
 
     def snapshot(self, game_id: str, seat: int | None) -> Snapshot:
         with self._locked(game_id):
-            live = self._fresh(game_id)
+            live = self._fresh(game_id, writing=False)
             game = live.game
             legal = None
             can_resign = False
             try:
                 if seat is not None:
-                    legal = [game.registry.to_data(a) for a in game.legal_actions(seat)]
-                    can_resign = self._has_resign(game) and not game.over and not game.state.players[seat].resigned
+                    legal = [] if live.ended else [game.registry.to_data(a) for a in game.legal_actions(seat)]
+                    can_resign = (self._has_resign(game) and not game.over and not live.ended
+                                  and not game.state.players[seat].resigned)
                 view = game.view(seat)
             except PluginFailed as exc:  # views and listings change nothing: the game goes on
                 log.exception("game %s: a plugin failed while a snapshot was built", game_id)
@@ -325,11 +341,21 @@ class GameService:
 
     # --- acting ------------------------------------------------------------------------------
 
-    def act(self, game_id: str, seat: int, version: int, data: Any) -> Status:
-        """Apply ``seat``'s action (record data) if the game is still at ``version``."""
+    def act(self, game_id: str, seat: int, version: int, data: Any, key: str | None = None) -> Status:
+        """Apply ``seat``'s action (record data) if the game is still at ``version``.
+
+        ``key`` (a client's Idempotency-Key): the first request with it is applied and its answer
+        stored with it, in the same transaction; a resend with the same key and the same request
+        gets that answer again and changes nothing; the same key with another request is refused.
+        """
+        request_hash = None if key is None else _request_hash(version, data)
         with self._locked(game_id):
+            if key is not None:
+                earlier = self._answered(game_id, seat, key, request_hash)
+                if earlier is not None:
+                    return earlier
             live = self._fresh(game_id)
-            if version != live.version:
+            if version != live.version and not self._independent(live, seat, version):
                 raise StaleVersion(
                     f"the game is at version {live.version}, the action was based on {version}: nothing was applied",
                     version=live.version,
@@ -338,9 +364,34 @@ class GameService:
                 action = live.game.registry.from_data(data, seat)
             except IllegalAction as exc:
                 raise Rejected(exc.reason, kind=type(exc).__name__) from None
-            status = self._apply(live, seat, action)
+            remember = None if key is None else (key, request_hash)
+            status = self._apply(live, seat, action, remember)
         self._after_change(live.meta, status)
         return status
+
+    @staticmethod
+    def _independent(live: _Live, seat: int, version: int) -> bool:
+        """Whether an action based on an older ``version`` stands as it was chosen: starting tickets
+        are chosen by every player at the same time, in any order (R-SET-6), so while the game is
+        still in its setup and every action since ``version`` was another seat's, nothing this
+        seat saw or may do has changed (its own cards and tickets are its own)."""
+        game = live.game
+        if not 0 <= version < live.version or game.state.phase != "setup" or seat not in game.to_act():
+            return False
+        return all(other != seat for other, _ in game.log[version:])
+
+    def _answered(self, game_id: str, seat: int, key: str, request_hash: str) -> Status | None:
+        t = db.idempotency_keys
+        with self.reads.connect() as conn:
+            row = conn.execute(sa.select(t.c.request_hash, t.c.response).where(
+                t.c.game_id == game_id, t.c.seat == seat, t.c.key == key)).first()
+        if row is None:
+            return None
+        if row.request_hash != request_hash:
+            raise KeyReused("this Idempotency-Key was used for another request in this game; "
+                            "use a new key for every new action")
+        answer = json.loads(row.response)
+        return Status(answer["version"], answer["phase"], tuple(answer["to_act"]), answer["over"])
 
     def resign(self, game_id: str, seat: int, version: int | None) -> Status:
         with self._locked(game_id):
@@ -359,8 +410,9 @@ class GameService:
         self._after_change(live.meta, status)
         return status
 
-    def _apply(self, live: _Live, seat: int, action: Action) -> Status:
-        """Apply and store one action; called under the game's lock with ``live`` fresh."""
+    def _apply(self, live: _Live, seat: int, action: Action, key: tuple[str, str] | None = None) -> Status:
+        """Apply and store one action; called under the game's lock with ``live`` fresh. ``key``:
+        an idempotency key and its request's hash, stored with the action and its answer."""
         game = live.game
         before = live.version
         try:
@@ -379,18 +431,26 @@ class GameService:
         summary = self._summary(live.meta, game)
         game_id = live.meta.id
         data = json.dumps(game.registry.to_data(action), separators=(",", ":"))
+        status = self._status_of(game)
 
         def append(conn: sa.Connection):
             # The version check and the log entry in one transaction: the log only ever grows
             # by the action that was applied to the state it was checked against.
             moved = conn.execute(
-                sa.update(db.games).where(db.games.c.id == game_id, db.games.c.version == before)
+                sa.update(db.games).where(db.games.c.id == game_id, db.games.c.version == before,
+                                          db.games.c.ended.is_(None))
                 .values(version=before + 1, **summary)
             ).rowcount
             if moved != 1:
-                return StaleVersion("another server process advanced this game first: nothing was applied")
+                return StaleVersion("another server process advanced or ended this game first: nothing was applied")
             conn.execute(sa.insert(db.actions).values(
                 game_id=game_id, n=before + 1, seat=seat, data=data, created_at=summary["updated_at"]))
+            if key is not None:
+                answer = {"version": status.version, "phase": status.phase, "to_act": list(status.to_act),
+                          "over": status.over}
+                conn.execute(sa.insert(db.idempotency_keys).values(
+                    game_id=game_id, seat=seat, key=key[0], request_hash=key[1], response=json.dumps(answer),
+                    created_at=summary["updated_at"]))
             return None
 
         try:
@@ -399,7 +459,7 @@ class GameService:
             # The live game is one action ahead of the database: forget it.
             self._forget(game_id)
             raise
-        return self._status_of(game)
+        return status
 
     def _after_change(self, meta: GameMeta, status: Status) -> None:
         self.notify(meta.id)
@@ -441,8 +501,15 @@ class GameService:
                 holder = self._locks[game_id] = _Lock()
         return _Holding(holder)
 
-    def _fresh(self, game_id: str) -> _Live:
+    def _fresh(self, game_id: str, writing: bool = True) -> _Live:
         row = self._status_row(game_id, with_digest=True)
+        if writing and row.ended is not None:
+            raise Ended(f"this game has {row.ended}: it takes no more actions")
+        live = self._fresh_live(game_id, row)
+        live.ended = row.ended
+        return live
+
+    def _fresh_live(self, game_id: str, row) -> _Live:
         live = self._cached(game_id)
         if live is not None and live.version > row.version:
             self._forget(game_id)  # cannot happen unless a write was lost under us; start over
@@ -482,7 +549,7 @@ class GameService:
             game.apply(seat, game.registry.from_data(json.loads(data), seat))
 
     def _status_row(self, game_id: str, with_digest: bool = False):
-        cols = [db.games.c.version, db.games.c.phase, db.games.c.to_act, db.games.c.over]
+        cols = [db.games.c.version, db.games.c.phase, db.games.c.to_act, db.games.c.over, db.games.c.ended]
         if with_digest:
             cols.append(db.games.c.digest)
         with self.reads.connect() as conn:
@@ -544,6 +611,98 @@ class GameService:
             ).all()
         return [r.id for r in rows]
 
+    # --- operations (the admin command, the expiry sweep, the health check, the limits) -------
+
+    def check_database(self) -> None:
+        """Raise unless the database answers (in a transaction: its statement timeout is local to it)."""
+        db.check(self.engine)
+
+    def list_games(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The most recently changed games, newest first, as an administrator sees them (no tokens)."""
+        g = db.games
+        with self.reads.connect() as conn:
+            rows = conn.execute(
+                sa.select(g.c.id, g.c.variant, g.c.rules_version, g.c.seats, g.c.version, g.c.phase, g.c.over,
+                          g.c.ended, g.c.created_at, g.c.updated_at).order_by(g.c.updated_at.desc()).limit(limit)
+            ).all()
+        return [{
+            "game": r.id, "variant": r.variant, "rules_version": r.rules_version, "version": r.version,
+            "phase": r.phase, "over": bool(r.over), "ended": r.ended,
+            "seats": [{"name": x["name"], "bot": x["bot"]} for x in json.loads(r.seats)],
+            "created_at": _iso(r.created_at), "updated_at": _iso(r.updated_at),
+        } for r in rows]
+
+    def running_bot_only_games(self) -> int:
+        """Unfinished games whose every seat is a bot (they take server CPU with nobody playing)."""
+        g = db.games
+        with self.reads.connect() as conn:
+            rows = conn.execute(sa.select(g.c.seats).where(g.c.over.is_(False), g.c.ended.is_(None))).all()
+        return sum(1 for r in rows if all(x["bot"] for x in json.loads(r.seats)))
+
+    def end(self, game_id: str, why: str) -> bool:
+        """Stop an unfinished game (``why``: "aborted" or "expired"): its actions are refused from
+        now on, in every process; its bots here are released. False if it was over or ended."""
+        with self._locked(game_id):
+            self._status_row(game_id)  # 404 for an unknown game
+
+            def write(conn: sa.Connection) -> int:
+                return conn.execute(
+                    sa.update(db.games).where(db.games.c.id == game_id, db.games.c.over.is_(False),
+                                              db.games.c.ended.is_(None))
+                    .values(ended=why, bot_turn=False, updated_at=_now())
+                ).rowcount
+
+            ended = self.commits.run(game_id, write) == 1
+        if self.bots is not None:
+            self.bots.release(game_id)
+        self.notify(game_id)
+        return ended
+
+    def expire(self, idle_seconds: float) -> list[str]:
+        """End every unfinished game with no change for ``idle_seconds``; the ids ended."""
+        cutoff = datetime.fromtimestamp(time.time() - idle_seconds, timezone.utc)
+        g = db.games
+        with self.reads.connect() as conn:
+            ids = [r.id for r in conn.execute(sa.select(g.c.id).where(
+                g.c.over.is_(False), g.c.ended.is_(None), g.c.updated_at < cutoff)).all()]
+        return [gid for gid in ids if self.end(gid, "expired")]
+
+    def delete(self, game_id: str) -> None:
+        """Remove a game and its log for good (an administrator's command)."""
+        self._status_row(game_id)
+
+        def write(conn: sa.Connection) -> None:
+            for table in (db.idempotency_keys, db.actions, db.lobby_seats):
+                conn.execute(sa.delete(table).where(table.c.game_id == game_id))
+            conn.execute(sa.delete(db.games).where(db.games.c.id == game_id))
+            conn.execute(sa.delete(db.lobby_games).where(db.lobby_games.c.id == game_id))
+
+        with self._locked(game_id):
+            self.commits.run(game_id, write)
+            self._forget(game_id)
+        if self.bots is not None:
+            self.bots.release(game_id)
+
+    def reissue_token(self, game_id: str, seat: int) -> str:
+        """A new token for a person's ``seat``; the old one stops working at once, in every process
+        (``seat_of`` reads the stored seats). The new token is returned once and never stored."""
+        with self._locked(game_id):
+            meta = _meta_from_row(self._meta_row(game_id))
+            if not 0 <= seat < len(meta.seats):
+                raise NotFound(f"game {game_id!r} has seats 0 to {len(meta.seats) - 1}, not {seat}")
+            if meta.seats[seat].bot is not None:
+                raise Rejected(f"seat {seat} is played by the bot {meta.seats[seat].bot!r}: it has no token")
+            token = secrets.token_urlsafe(32)
+            seats = [attrs.asdict(s) for s in meta.seats]
+            seats[seat]["token_hash"] = hash_token(token)
+
+            def write(conn: sa.Connection) -> None:
+                conn.execute(sa.update(db.games).where(db.games.c.id == game_id).values(seats=json.dumps(seats)))
+
+            self.commits.run(game_id, write)
+            self._forget(game_id)  # the cached meta holds the old hash
+        return token
+
 
     # --- games whose seats were filled elsewhere (the lobby) -----------------------------------
 
@@ -600,6 +759,15 @@ class _Holding:
 
     def __exit__(self, *exc):
         self.holder.lock.release()
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat(timespec="seconds")
+
+
+def _request_hash(version: int, data: Any) -> str:
+    canonical = json.dumps({"version": version, "action": data}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _meta_from_row(row) -> GameMeta:
@@ -695,6 +863,8 @@ class BotRunner:
         except StaleVersion:
             log.info("game %s: another process moved first; its bots carry on there", game_id)
             self._forget(game_id)
+        except (Ended, NotFound):
+            self._forget(game_id)
         except Exception:  # noqa: BLE001 - a failing bot must not take the server down; it is logged
             log.exception("game %s: a bot step failed", game_id)
             self._forget(game_id)
@@ -722,3 +892,12 @@ class BotRunner:
             if players:
                 for key in [k for k in self._players if k[0] == game_id]:
                     del self._players[key]
+
+    def release(self, game_id: str) -> None:
+        """Drop a game's bots and any step it has due (the game ended or was deleted)."""
+        self._forget(game_id)
+
+    def games_held(self) -> set[str]:
+        """The games whose bots are kept in memory."""
+        with self._cv:
+            return {game_id for game_id, _seat in self._players}

@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from server_kit import ARTIFACTS, Postgres, postgres_server
+from server_kit import ARTIFACTS, TEST_SETTINGS, Postgres, postgres_server
 
 try:
     import fastapi  # noqa: F401 - the 'serve' extra, part of the 'test' extra
@@ -38,6 +38,9 @@ def make_client(tmp_path) -> Iterator[Callable]:
     def make(**overrides):
         overrides.setdefault("db_url", f"sqlite:///{tmp_path / f'games{len(clients)}.sqlite3'}")
         overrides.setdefault("bot_delay", 0.0)
+        # the suite seeds games and makes many from one client: the limits have their own tests
+        for name, value in TEST_SETTINGS.items():
+            overrides.setdefault(name, value)
         client = TestClient(create_app(Settings(**overrides)))
         client.__enter__()
         clients.append(client)

@@ -84,16 +84,23 @@ class Server:
         self.proc.wait(10)
 
 
+#: what the suite's servers allow beyond the defaults: seeded games, and as many games, bot-only
+#: games and connections from the one test client as a test makes (the limits have their own tests)
+TEST_SETTINGS = {"allow_seed": True, "games_per_minute": 0, "max_bot_games": 1000}
+TEST_OPTIONS = ("--allow-seed", "--games-per-minute", "0", "--max-bot-games", "1000", "--connections-per-client", "0")
+
+
 @contextlib.contextmanager
-def server_process(db_url: str, log_dir: Path, bot_delay: float = 0.0) -> Iterator[Server]:
+def server_process(db_url: str, log_dir: Path, bot_delay: float = 0.0, options=TEST_OPTIONS,
+                   preexec_fn=None) -> Iterator[Server]:
     port = free_port()
     log = log_dir / f"server-{port}.log"
     cwd = work_dir(log_dir, f"server-{port}")
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [*python_command(), "-m", "ttr_cli.main", "serve", "--db", db_url, "--host", "127.0.0.1",
-             "--port", str(port), "--bot-delay", str(bot_delay), "--log-level", "warning"],
-            stdout=out, stderr=subprocess.STDOUT, cwd=cwd,
+             "--port", str(port), "--bot-delay", str(bot_delay), "--log-level", "warning", *options],
+            stdout=out, stderr=subprocess.STDOUT, cwd=cwd, preexec_fn=preexec_fn,
         )
     server = Server(f"http://127.0.0.1:{port}", proc, log, cwd)
     try:

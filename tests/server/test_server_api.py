@@ -155,15 +155,16 @@ def test_unknown_games_are_404_everywhere(client):
 
 def test_an_action_advances_the_version_and_a_stale_one_is_409_with_nothing_applied(client):
     game = create(client, seed=5)
-    s = snap(client, game, 0)
-    keep = s["legal"][0]
-    r = act(client, game, 0, keep, 0)
-    assert r.status_code == 200 and r.json()["version"] == 1
-    before = snap(client, game, 1)
-    stale = act(client, game, 1, before["legal"][0], 0)  # based on version 0; the game is at 1
+    keep_all(client, game, 0)
+    keep_all(client, game, 1)
+    s = snap(client, game, 0)  # seat 0's turn (starting tickets are independent: see test_server_abuse)
+    r = act(client, game, 0, {"kind": "draw-card", "slot": None}, s["version"])
+    assert r.status_code == 200 and r.json()["version"] == s["version"] + 1
+    before = snap(client, game, 0)
+    stale = act(client, game, 0, {"kind": "draw-card", "slot": None}, s["version"])  # the game has moved on
     assert stale.status_code == 409
-    assert stale.json()["error"] == "stale-version" and stale.json()["version"] == 1
-    assert snap(client, game, 1) == before
+    assert stale.json()["error"] == "stale-version" and stale.json()["version"] == s["version"] + 1
+    assert snap(client, game, 0) == before
 
 
 def test_an_illegal_action_is_422_with_the_engines_reason_and_changes_nothing(client):
@@ -424,7 +425,7 @@ def test_the_event_stream_says_what_changed_and_nothing_private(client):
     poker.join(10)  # its request must finish before the client closes
     assert [e["version"] for e in events] == [0, 1]
     for e in events:
-        assert set(e) == {"game", "version", "phase", "to_act", "over"}
+        assert set(e) == {"game", "version", "phase", "to_act", "over", "ended"}
 
 
 # --- the command ---------------------------------------------------------------------------
