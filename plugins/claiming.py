@@ -115,7 +115,8 @@ class _Payable:
     A route of ``L`` spaces can be paid in colour ``c`` (its own, or any for grey, R-ROUTE-3) with
     ``h > 0`` cards of it and ``n`` locomotives when ``L <= h + n``, with ``max(0, L - h)``
     locomotives; all in locomotives when ``L <= n``; by nobody with fewer than ``L`` trains. With a
-    ferry rule, ferries are a kind apart (``_FERRY + c``): the rule says which payments fit.
+    ferry rule, ferries are a kind apart (``_FERRY + c``): the rule says which payments fit, among
+    those of ``L <= h + n`` (a payment takes a card per space, a triple three).
 
     ``sized[kind][L]`` are the codes of the routes of ``L`` spaces payable in ``kind``. A code,
     ``route index * 16 + colour`` (8 for all locomotives), sorts the way claims are listed; and
@@ -244,14 +245,17 @@ class Claiming(Plugin):
         for length in range(1, min(nl, trains, top) + 1):
             codes += sized[_LOCOS][length]
         ferries = len(sized) > _FERRY
+        ferry = self._ferry(game) if ferries else None
         for c in range(len(COLORS)):
             if hand[c]:
+                # every payment takes a card per space, locomotives or of its colour (a triple, three)
+                most = min(hand[c] + nl, trains, top) + 1
                 by_length = sized[c]
-                for length in range(1, min(hand[c] + nl, trains, top) + 1):
+                for length in range(1, most):
                     codes += by_length[length]
                 if ferries:
                     by_length = sized[_FERRY + c]
-                    for length in range(1, min(trains, top) + 1):
+                    for length in range(1, most):
                         codes += by_length[length]
         codes.sort()
         out: list[ClaimRoute] = []
@@ -265,7 +269,7 @@ class Claiming(Plugin):
                 add(claims[length])
             elif claims is None:  # a ferry: its rule says which payments fit (R-FER-1..2)
                 rid, route = payable.routes[index]
-                for locos, triples in self._ferry(game).options(route, hand[color], nl):
+                for locos, triples in ferry.options(route, hand[color], nl):
                     # the all-locomotive payment is offered once, without a colour; a payment of
                     # triples only (R-FER-2, every space marked) does use the colour
                     if locos < length:
