@@ -92,23 +92,28 @@ class ActionRegistry:
 
     def turn_openers(self) -> tuple[ActionHandler, ...]:
         """The handlers of the kinds that may open a turn, fallbacks aside, in registration order."""
-        return self._kept("turn", lambda r: r.starts_turn and not r.fallback)
+        found = self._handlers.get("turn")
+        if found is None:
+            found = self._handlers["turn"] = self._matching(lambda r: r.starts_turn and not r.fallback)
+        return found
 
     def fallbacks(self) -> tuple[ActionHandler, ...]:
         """The handlers of the kinds legal only when nothing else is (R-TURN-2), in registration order."""
-        return self._kept("fallback", lambda r: r.fallback)
+        found = self._handlers.get("fallback")
+        if found is None:
+            found = self._handlers["fallback"] = self._matching(lambda r: r.fallback)
+        return found
 
     def answering(self, kinds: Sequence[str]) -> tuple[ActionHandler, ...]:
         """The handlers of ``kinds`` (the kinds a decision allows), in registration order."""
         key = kinds if type(kinds) is tuple else tuple(kinds)  # a decision may hold a list
-        return self._kept(key, lambda r: r.cls.kind in key)
+        found = self._handlers.get(key)
+        if found is None:
+            found = self._handlers[key] = self._matching(lambda r: r.cls.kind in key)
+        return found
 
-    def _kept(self, key: object, wanted) -> tuple[ActionHandler, ...]:
-        try:
-            return self._handlers[key]
-        except KeyError:
-            found = self._handlers[key] = tuple(r.handler for r in self._by_kind.values() if wanted(r))
-            return found
+    def _matching(self, wanted) -> tuple[ActionHandler, ...]:
+        return tuple(r.handler for r in self._by_kind.values() if wanted(r))
 
     def for_action(self, action: object) -> Registration | None:
         """How ``action``'s kind is registered (handler, plugin, when it may be played), or None."""

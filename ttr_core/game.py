@@ -122,7 +122,7 @@ class Game(TableOperations):
     def policy(self, hook: str, **kwargs: Any) -> Any:
         """The answer of a per-ruleset hook (``@per_ruleset``), asked once for all the ruleset's games."""
         try:  # the ruleset's answers, looked up here first: plugins ask at every turn
-            return self._answers[(hook, *sorted(kwargs.items()))]
+            return self._answers[(hook, *sorted(kwargs.items())) if kwargs else (hook,)]
         except KeyError:
             return self._shared.policy(hook, **kwargs)
 
