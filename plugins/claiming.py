@@ -157,10 +157,17 @@ class _FreeRoutes:
     __slots__ = ("owner", "counts", "sized")
 
     def __init__(self, payable: _Payable, st: GameState):
-        self.owner = [-1] * len(payable.codes_of)  # the lists below hold every route
-        self.counts = [0] * len(st.players)
-        self.sized = [[codes[:] for codes in kind] for kind in payable.sized]
-        self.sync(payable, st)
+        owner = st.owner
+        self.owner = owner[:]
+        self.counts = [len(p.routes) for p in st.players]
+        self.sized = [[[c for c in codes if owner[c >> 4] < 0] for codes in kind] for kind in payable.sized]
+
+    def copy(self) -> _FreeRoutes:
+        """An independent copy (``game.clone()`` takes one)."""
+        twin = object.__new__(_FreeRoutes)
+        twin.owner, twin.counts = self.owner[:], self.counts[:]
+        twin.sized = [[codes[:] for codes in kind] for kind in self.sized]
+        return twin
 
     def sync(self, payable: _Payable, st: GameState) -> None:
         """Take in the owners of ``st``."""

@@ -337,7 +337,7 @@ class Game(TableOperations):
         twin.state = self.state.copy()
         twin._rng, twin._rng_sharers = self._share_rng()
         twin.log = self.log[:]
-        twin.memo = {}  # what plugins derived from this game's state: the twin's will differ
+        twin.memo = {name: kept.copy() for name, kept in self.memo.items() if hasattr(kept, "copy")}
         return twin
 
     def determinize(self, seat: int | None, rng: random.Random) -> Game:
