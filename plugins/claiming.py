@@ -8,6 +8,7 @@ answered by ``tunnels``). Parallel routes close through the core's ``ttr_closed_
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, Protocol
 
 import attrs
@@ -103,6 +104,97 @@ def _claim(route_id: str, color: int, locomotives: int, triples: int) -> ClaimRo
     return action
 
 
+_LOCOS = len(COLORS)  # the paying kind "all locomotives", after the colours
+_FERRY = _LOCOS + 1  # ferries paid in colour c: kind _FERRY + c
+
+
+class _Payable:
+    """Which routes a hand can pay, by paying kind and length: what listing claims reads instead of
+    every route.
+
+    A route of ``L`` spaces can be paid in colour ``c`` (its own, or any for grey, R-ROUTE-3) with
+    ``h > 0`` cards of it and ``n`` locomotives when ``L <= h + n``, with ``max(0, L - h)``
+    locomotives; all in locomotives when ``L <= n``; by nobody with fewer than ``L`` trains. With a
+    ferry rule, ferries are a kind apart (``_FERRY + c``): the rule says which payments fit, among
+    those of ``L <= h + n`` (a payment takes a card per space, a triple three).
+
+    ``sized[kind][L]`` are the codes of the routes of ``L`` spaces payable in ``kind``. A code,
+    ``route index * 16 + colour`` (8 for all locomotives), sorts the way claims are listed; and
+    ``info[code]`` is ``(route index, length, colour or -1, claims by number of locomotives, or
+    None for a ferry)``.
+    """
+
+    def __init__(self, routes: Sequence[Route], ferry_rule: bool, locomotive: int):
+        self.locomotive = locomotive
+        self.top = max((r.length for r in routes), default=0)
+        self.routes = [(r.id, r) for r in routes]
+        self.info: list[tuple | None] = [None] * (16 * len(routes))
+        kinds = _FERRY + len(COLORS) if ferry_rule else _FERRY
+        self.sized: list[list[list[int]]] = [[[] for _ in range(self.top + 1)] for _ in range(kinds)]
+        #: (kind, length, code) of every way to pay each route, by route index
+        self.codes_of: list[list[tuple[int, int, int]]] = [[] for _ in routes]
+        for r in routes:
+            colors = range(len(COLORS)) if r.color == GRAY else (_COLOR_ID[r.color],)
+            for c in colors:
+                if ferry_rule and r.ferry:
+                    self._add(r, _FERRY + c, c, None)
+                else:
+                    self._add(r, c, c, tuple(_claim(r.id, c, locos, 0) for locos in range(r.length + 1)))
+            self._add(r, _LOCOS, -1, tuple(_claim(r.id, -1, locos, 0) for locos in range(r.length + 1)))
+
+    def _add(self, r: Route, kind: int, color: int, claims: tuple[ClaimRoute, ...] | None) -> None:
+        code = r.index * 16 + (color if color >= 0 else _LOCOS)
+        self.info[code] = (r.index, r.length, color, claims)
+        self.sized[kind][r.length].append(code)
+        self.codes_of[r.index].append((kind, r.length, code))
+
+
+class _FreeRoutes:
+    """``_Payable.sized`` less the routes someone owns, for one game (in ``game.memo``), with the
+    owners it was sorted by. Ownership is compared, not assumed, before every use, so whatever
+    changed the state (an action, a rollback, a position loaded by hand) is taken in."""
+
+    __slots__ = ("owner", "counts", "sized")
+
+    def __init__(self, payable: _Payable, st: GameState):
+        owner = st.owner
+        self.owner = owner[:]
+        self.counts = [len(p.routes) for p in st.players]
+        self.sized = [[[c for c in codes if owner[c >> 4] < 0] for codes in kind] for kind in payable.sized]
+
+    def copy(self) -> _FreeRoutes:
+        """An independent copy (``game.clone()`` takes one)."""
+        twin = object.__new__(_FreeRoutes)
+        twin.owner, twin.counts = self.owner[:], self.counts[:]
+        twin.sized = [[codes[:] for codes in kind] for kind in self.sized]
+        return twin
+
+    def sync(self, payable: _Payable, st: GameState) -> None:
+        """Take in the owners of ``st``."""
+        owner, kept = st.owner, self.owner
+        if owner == kept:
+            return
+        # a claim appends the route to its owner's list; anything else (a route freed, a state
+        # replaced) leaves owners that still differ, and then every route is compared
+        changed = {r for p, n in zip(st.players, self.counts) for r in p.routes[n:]}
+        trial = kept[:]
+        for r in changed:
+            trial[r] = owner[r]
+        if trial != owner:
+            changed = {r for r, (now, was) in enumerate(zip(owner, kept)) if now != was}
+        sized = self.sized
+        for r in changed:
+            if (kept[r] < 0) != (owner[r] < 0):
+                if owner[r] >= 0:  # taken: its payments leave the lists
+                    for kind, length, code in payable.codes_of[r]:
+                        sized[kind][length].remove(code)
+                else:  # freed: they come back
+                    for kind, length, code in payable.codes_of[r]:
+                        sized[kind][length].append(code)
+            kept[r] = owner[r]
+        self.counts = [len(p.routes) for p in st.players]
+
+
 def spent_cards(game: GameAPI, route: Route, action: ClaimRoute) -> tuple[tuple[int, int], ...]:
     """The cards a checked payment takes from the hand, as ``((card id, count), ...)``."""
     colored = route.length - action.locomotives - action.triples
@@ -132,47 +224,78 @@ class Claiming(Plugin):
 
     # --- legal actions ------------------------------------------------------------------------
 
-    def _routes(self, board) -> list[tuple]:
-        # Board facts flattened once per ruleset (this instance serves its games, on its board):
-        # this loop runs for every route at every turn, so it reads tuples, not attrs objects.
+    def _payable(self, game) -> _Payable:
+        # Board facts gathered once per ruleset (this instance serves its games, on one board
+        # and one ferry rule): listing claims reads them for every seat at every turn.
         try:
-            return self._table
+            return self._tables
         except AttributeError:
-            self._table = [
-                (r.index, r.id, r.length, _COLOR_ID.get(r.color, -1), r.ferry, r) for r in board.routes
-            ]
-            return self._table
+            self._tables = _Payable(game.board.routes, self._ferry(game) is not None, game.cards.locomotive)
+            return self._tables
 
     def legal(self, game, seat) -> list[ClaimRoute]:
-        """One payment per route and paying colour, the cheapest (fewest locomotives), from card counts."""
+        """One payment per route and paying colour, the cheapest (fewest locomotives), from card
+        counts: routes in map order, each in its paying colours in card order, then in locomotives.
+
+        What the counts can pay is looked up by kind and length among the free routes
+        (:class:`_Payable`, :class:`_FreeRoutes`), not searched route by route."""
         st = game.state
         player = st.players[seat]
-        hand, trains, owner = player.hand, player.trains, st.owner
+        hand, trains = player.hand, player.trains
         closed = game.closed_routes(seat)
-        ferry = self._ferry(game)
-        nl = hand[game.cards.locomotive]
-        have = [c for c in range(len(COLORS)) if hand[c]]
+        payable = self._payable(game)
+        free = self._free_routes(game, payable)
+        nl = hand[payable.locomotive]
+        top = payable.top
+        sized = free.sized
+        codes: list[int] = []
+        for length in range(1, min(nl, trains, top) + 1):
+            codes += sized[_LOCOS][length]
+        ferries = len(sized) > _FERRY
+        ferry = self._ferry(game) if ferries else None
+        for c in range(len(COLORS)):
+            if hand[c]:
+                # every payment takes a card per space, locomotives or of its colour (a triple, three)
+                most = min(hand[c] + nl, trains, top) + 1
+                by_length = sized[c]
+                for length in range(1, most):
+                    codes += by_length[length]
+                if ferries:
+                    by_length = sized[_FERRY + c]
+                    for length in range(1, most):
+                        codes += by_length[length]
+        codes.sort()
         out: list[ClaimRoute] = []
         add = out.append
-        for index, rid, length, color, marks, route in self._routes(game.board):
-            if owner[index] >= 0 or length > trains or index in closed:
+        info = payable.info
+        for code in codes:
+            index, length, color, claims = info[code]
+            if index in closed:
                 continue
-            colors = have if color < 0 else ((color,) if hand[color] else ())
-            if marks and ferry is not None:
-                for c in colors:
-                    for locos, triples in ferry.options(route, hand[c], nl):
-                        # the all-locomotive payment is offered once, below, without a colour; a
-                        # payment of triples only (R-FER-2, every space marked) does use the colour
-                        if locos < length:
-                            add(_claim(rid, c, locos, triples))
+            if color < 0:
+                add(claims[length])
+            elif claims is None:  # a ferry: its rule says which payments fit (R-FER-1..2)
+                rid, route = payable.routes[index]
+                for locos, triples in ferry.options(route, hand[color], nl):
+                    # the all-locomotive payment is offered once, without a colour; a payment of
+                    # triples only (R-FER-2, every space marked) does use the colour
+                    if locos < length:
+                        add(_claim(rid, color, locos, triples))
             else:
-                for c in colors:
-                    locos = length - hand[c]
-                    if locos <= nl:
-                        add(_claim(rid, c, locos if locos > 0 else 0, 0))
-            if nl >= length:
-                add(_claim(rid, -1, length, 0))
+                locos = length - hand[color]
+                add(claims[locos if locos > 0 else 0])
         return out
+
+    def _free_routes(self, game, payable: _Payable) -> _FreeRoutes:
+        memo = getattr(game, "memo", None)
+        free = None if memo is None else memo.get(self.name)
+        if free is None:
+            free = _FreeRoutes(payable, game.state)
+            if memo is not None:
+                memo[self.name] = free
+        else:
+            free.sync(payable, game.state)
+        return free
 
     # --- every payment of a hand (ttr_core.claims.claim_options) --------------------------------
 

@@ -27,24 +27,46 @@ class ParallelRoutes(Plugin):
     def ttr_closed_routes(self, game, seat):
         st = game.state
         routes = game.board.routes
-        small = len(st.players) < self.config.close_below_players
+        owner = st.owner
+        players = len(st.players)
+        small = players < self.config.close_below_players
+        doubles = self._doubles(game.board)
         closed: dict[int, Refusal] = {}
-        for r in st.players[seat].routes if not small else _owned_with_parallels(game):
-            route = routes[r]
-            for other in route.parallel:
-                if st.owner[other] >= 0:
+        for r in st.players[seat].routes if not small else [r for r in doubles if owner[r] >= 0]:
+            if r not in doubles:
+                continue
+            for other in routes[r].parallel:
+                if owner[other] >= 0:
                     continue
-                if st.owner[r] == seat and self.config.one_per_player:
-                    closed[other] = Refusal(OWN_PARALLEL, f"you own the parallel route {route.id} (R-PAR-1)")
+                if owner[r] == seat and self.config.one_per_player:
+                    closed[other] = _refusal(OWN_PARALLEL, routes[r].id, players)
                 elif small:
-                    closed[other] = Refusal(
-                        CLOSED_PARALLEL,
-                        f"the parallel route {route.id} is taken, and with {len(st.players)} players "
-                        "the others close (R-PAR-2)",
-                    )
+                    closed[other] = _refusal(CLOSED_PARALLEL, routes[r].id, players)
         return closed
 
+    def _doubles(self, board) -> frozenset[int]:
+        # the routes with parallels, asked at every turn: a fact of the board this instance serves
+        try:
+            return self._kept_doubles
+        except AttributeError:
+            self._kept_doubles = frozenset(r.index for r in board.routes if r.parallel)
+            return self._kept_doubles
 
-def _owned_with_parallels(game):
-    owner = game.state.owner
-    return [r.index for r in game.board.routes if r.parallel and owner[r.index] >= 0]
+
+# Refusals are frozen values: every game shares them (closures are asked at every turn).
+_REFUSALS: dict[tuple[str, str, int], Refusal] = {}
+
+
+def _refusal(code: str, route_id: str, players: int) -> Refusal:
+    refusal = _REFUSALS.get((code, route_id, players))
+    if refusal is None:
+        if code == OWN_PARALLEL:
+            refusal = Refusal(OWN_PARALLEL, f"you own the parallel route {route_id} (R-PAR-1)")
+        else:
+            refusal = Refusal(
+                CLOSED_PARALLEL,
+                f"the parallel route {route_id} is taken, and with {players} players the others close (R-PAR-2)",
+            )
+        if len(_REFUSALS) < 10_000:
+            _REFUSALS[(code, route_id, players)] = refusal
+    return refusal

@@ -20,7 +20,6 @@ station's city and the route it borrowed, or None. It also answers the winner pl
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import ClassVar, Literal
 
 import attrs
@@ -62,6 +61,22 @@ class StationsState:
 
     built: dict[int, int]
     cities: dict[int, list[str]]
+
+
+# Actions are immutable values: the legal-action lists of every game share them, by city and payment.
+_BUILDS: dict[tuple[str, tuple[tuple[int, int], ...]], tuple[BuildStation, ...]] = {}
+_BUILDS_LIMIT = 50_000
+
+
+def _stations(city: str, paid: tuple[tuple[int, int], ...]) -> tuple[BuildStation, ...]:
+    """The station in ``city`` paid each way of ``paid``, ``(colour id or -1, locomotives)``."""
+    key = (city, paid)
+    builds = _BUILDS.get(key)
+    if builds is None:
+        if len(_BUILDS) >= _BUILDS_LIMIT:
+            _BUILDS.clear()
+        builds = _BUILDS[key] = tuple(BuildStation(city, COLORS[c] if c >= 0 else None, n) for c, n in paid)
+    return builds
 
 
 class Stations(Plugin):
@@ -119,22 +134,33 @@ class Stations(Plugin):
 
     # --- the build-station action -------------------------------------------------------------
 
-    def legal(self, game, seat) -> Iterator[BuildStation]:
-        if self.left(game, seat) <= 0:
-            return
-        cost = self.config.costs[self.state(game).built[seat]]
+    def legal(self, game, seat) -> list[BuildStation]:
+        """One payment per free city and paying colour, with as few locomotives as the hand allows:
+        cities in map order, colours in card order, then all in locomotives."""
+        state = self.state(game)
+        if self.config.count - state.built[seat] <= 0:
+            return []
+        cost = self.config.costs[state.built[seat]]
         hand = game.state.players[seat].hand
         nl = hand[game.cards.locomotive]
-        taken = {c for cities in self.state(game).cities.values() for c in cities}
+        taken = {c for cities in state.cities.values() for c in cities}
+        payments: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}  # by paying colours
+        out: list[BuildStation] = []
+        every = tuple(range(len(COLORS)))
+        # only a first station paid in its city's route colours (R-STA-2, ussr) depends on the city
+        by_city = self.config.first_card == "route-color" and state.built[seat] == 0
         for city in game.board.cities:
             if city.name in taken:
                 continue
-            # one payment per city and colour, with as few locomotives as the hand allows
-            for c in self._paying_colors(game, seat, city.name):
-                if hand[c] and cost - hand[c] <= nl:
-                    yield BuildStation(city.name, COLORS[c], max(0, cost - hand[c]))
-            if nl >= cost:
-                yield BuildStation(city.name, None, cost)
+            colors = self._paying_colors(game, seat, city.name) if by_city else every
+            paid = payments.get(colors)
+            if paid is None:
+                paid = payments[colors] = tuple(
+                    [(c, max(0, cost - hand[c])) for c in colors if hand[c] and cost - hand[c] <= nl]
+                    + ([(-1, cost)] if nl >= cost else [])
+                )
+            out += _stations(city.name, paid)
+        return out
 
     def check(self, game, seat, action: BuildStation) -> None:
         if not isinstance(action.city, str) or action.city not in game.board.city_index:

@@ -6,7 +6,6 @@ It declares two hooks for the plugins that shape the open row (the capability ``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import ClassVar
 
 import attrs
@@ -85,6 +84,15 @@ def _draw(slot: int | None) -> DrawCard:
 
 
 _DRAWS: dict[int | None, DrawCard] = {}
+_ROW_DRAWS: dict[int, tuple[DrawCard, ...]] = {}
+
+
+def _row_draws(size: int) -> tuple[DrawCard, ...]:
+    """A draw from each slot of an open row of ``size`` cards."""
+    draws = _ROW_DRAWS.get(size)
+    if draws is None:
+        draws = _ROW_DRAWS[size] = tuple(_draw(slot) for slot in range(size))
+    return draws
 
 
 class TrainCards(Plugin):
@@ -121,17 +129,22 @@ class TrainCards(Plugin):
 
     # --- the draw-card action ---------------------------------------------------------------
 
-    def legal(self, game, seat) -> Iterator[DrawCard]:
+    def legal(self, game, seat) -> list[DrawCard]:
         st = game.state
-        second = st.players[seat].decision is not None
-        if st.deck or st.discard:
-            yield _draw(None)
+        out = [_draw(None)] if st.deck or st.discard else []
+        row = st.open_row
+        # R-DRAW-2: no face-up locomotive as the second card
+        no_loco = st.players[seat].decision is not None and self.config.face_up_locomotive_ends_draw
         loco = game.cards.locomotive
         restricted = self._row_restricted(game)
-        for slot, card in enumerate(st.open_row):
-            if card >= 0 and not (second and card == loco and self.config.face_up_locomotive_ends_draw):
+        if not restricted and -1 not in row and not (no_loco and loco in row):
+            out += _row_draws(len(row))  # most turns: every face-up card may be taken
+            return out
+        for slot, card in enumerate(row):
+            if card >= 0 and not (no_loco and card == loco):
                 if not restricted or _forbidden(game, seat, slot, card) is None:
-                    yield _draw(slot)
+                    out.append(_draw(slot))
+        return out
 
     def _row_restricted(self, game) -> bool:
         # Asked once per ruleset (this instance serves its games): does any plugin forbid some
@@ -177,5 +190,5 @@ class TrainCards(Plugin):
             player.decision = None  # R-DRAW-2: counts as both cards
         else:
             player.decision = SecondCard()
-            if next(self.legal(game, seat), None) is None:
+            if not self.legal(game, seat):
                 player.decision = None  # R-DRAW-3: only one card could be taken

@@ -41,6 +41,31 @@ def cores_with_leaves(draw):
     return edges
 
 
+@st.composite
+def pieces_joined_by_bridges(draw):
+    """Small dense pieces (cycles, parallel routes, loops) joined into a tree by single routes, the
+    bridges, with leaves: how most players' networks look, many odd cities and few cycles."""
+    pieces = draw(st.integers(2, 5))
+    edges = []
+    for p in range(pieces):
+        base = 10 * p
+        edges += [(base + a, base + b, w) for a, b, w in
+                  draw(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(1, 6)), max_size=5))]
+        if p:  # the bridge to an earlier piece
+            edges.append((10 * draw(st.integers(0, p - 1)) + draw(st.integers(0, 3)), base + draw(st.integers(0, 3)),
+                          draw(st.integers(1, 6))))
+    for k in range(draw(st.integers(0, 4))):
+        edges.append((draw(st.sampled_from([u for u, _, _ in edges] or [0])), 100 + k, draw(st.integers(1, 6))))
+    return edges
+
+
+@given(pieces_joined_by_bridges())
+@settings(max_examples=600, deadline=None)
+def test_longest_trail_matches_brute_force_across_bridges(edges):
+    """A trail crosses a bridge once at most: it runs through the pieces along one path of the tree."""
+    assert longest_trail(edges) == brute_force(edges)
+
+
 @given(multigraphs)
 @settings(max_examples=1500, deadline=None)
 def test_longest_trail_matches_brute_force(edges):

@@ -50,6 +50,7 @@ class Game(TableOperations):
         self.seed = seed
         self.names = tuple(players)
         self.rng = random.Random(seed)
+        self.memo: dict[str, Any] = {}  # see GameAPI.memo
         self._use(ruleset.rules)
         try:
             self.log: list[tuple[int, Action]] = []
@@ -121,7 +122,7 @@ class Game(TableOperations):
     def policy(self, hook: str, **kwargs: Any) -> Any:
         """The answer of a per-ruleset hook (``@per_ruleset``), asked once for all the ruleset's games."""
         try:  # the ruleset's answers, looked up here first: plugins ask at every turn
-            return self._answers[(hook, *sorted(kwargs.items()))]
+            return self._answers[(hook, *sorted(kwargs.items())) if kwargs else (hook,)]
         except KeyError:
             return self._shared.policy(hook, **kwargs)
 
@@ -157,13 +158,17 @@ class Game(TableOperations):
             return []
         decision = st.players[seat].decision
         if decision is not None:
-            regs = [r for r in self.registry if r.cls.kind in decision.allowed]
-            return [a for r in regs for a in r.handler.legal(self, seat)]
-        if st.phase != "play" or seat != st.current:
+            handlers = self.registry.answering(decision.allowed)
+        elif st.phase != "play" or seat != st.current:
             return []
-        out = [a for r in self.registry if r.starts_turn and not r.fallback for a in r.handler.legal(self, seat)]
-        if not out:
-            out = [a for r in self.registry if r.fallback for a in r.handler.legal(self, seat)]
+        else:
+            handlers = self.registry.turn_openers()
+        out: list[Action] = []
+        for handler in handlers:
+            out += handler.legal(self, seat)
+        if not out and decision is None:
+            for handler in self.registry.fallbacks():
+                out += handler.legal(self, seat)
         return out
 
     def has_regular_action(self, seat: int) -> bool:
@@ -332,6 +337,7 @@ class Game(TableOperations):
         twin.state = self.state.copy()
         twin._rng, twin._rng_sharers = self._share_rng()
         twin.log = self.log[:]
+        twin.memo = {name: kept.copy() for name, kept in self.memo.items() if hasattr(kept, "copy")}
         return twin
 
     def determinize(self, seat: int | None, rng: random.Random) -> Game:

@@ -107,6 +107,11 @@ class GameAPI(Protocol):
     seed: int
     #: the players' names, by seat
     names: tuple[str, ...]
+    #: what plugins work out from the state and keep between calls, by plugin name (``claiming``
+    #: keeps the free routes sorted by paying kind): never part of the state, records or digests;
+    #: a clone keeps a ``copy()`` of each value that has one. Check it against the state before
+    #: use: a rolled-back action or a host may put another state under the game
+    memo: dict[str, Any]
 
     @property
     def over(self) -> bool:
