@@ -95,6 +95,10 @@ class TicketHooks:
 
 @attrs.frozen
 class ChooseTickets(Decision):
+    """A player holds ``offered`` tickets (indexes into ``board.tickets``) and must say which to keep
+    with a ``keep-tickets`` action: at the start (``purpose == "start"``, R-SET-4: with its own least
+    number to keep) or after drawing tickets (``"draw"``, R-TIX-1). Others see only how many (R-TIX-4)."""
+
     kind: str = "choose-tickets"
     allowed: tuple[str, ...] = ("keep-tickets",)
     offered: tuple[int, ...] = ()

@@ -37,7 +37,18 @@ class SetupError(TTRError):
 
 class Game(TableOperations):
     """One game of a ruleset: the turn flow, the state, and the table operations plugins use
-    (:class:`ttr_core.table.TableOperations`)."""
+    (:class:`ttr_core.table.TableOperations`).
+
+    What a program driving a game reads:
+
+    - ``ruleset``, ``board`` (cities, routes, tickets), ``seed`` and ``names`` (the players, by seat);
+    - ``state``: the whole state, hidden cards included (a bot reads :meth:`view` instead);
+    - ``log``: every applied action as ``(seat, action)``, in order (what a record holds);
+    - ``result``: the :class:`~ttr_core.scoring.GameResult` once :meth:`over`, else None;
+    - ``memo``: what plugins work out from the state and keep between turns (never part of it).
+
+    A turn: ``seat in game.to_act()``, ``action in game.legal_actions(seat)``, ``game.apply(seat, action)``.
+    """
 
     def __init__(self, ruleset: Ruleset, players: Sequence[str], seed: int):
         lo, hi = ruleset.players.min, ruleset.players.max
@@ -127,6 +138,7 @@ class Game(TableOperations):
             return self._shared.policy(hook, **kwargs)
 
     def active_seats(self) -> list[int]:
+        """The seats still in the game (not resigned), in seat order; every seat until someone resigns."""
         return [i for i, p in enumerate(self.state.players) if not p.resigned]
 
     def to_act(self) -> list[int]:
@@ -138,6 +150,8 @@ class Game(TableOperations):
 
     @property
     def over(self) -> bool:
+        """Whether the game has ended (its final round played, everybody passed, or all but one
+        resigned); ``result`` then holds the scores and the winners, and nobody may act."""
         return self.state.phase == "over"
 
     def legal_actions(self, seat: int) -> list[Action]:

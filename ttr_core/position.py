@@ -35,7 +35,11 @@ def score_position(
     data: Any, where: str = "position", version: int | None = None, variant_id: str | None = None, *,
     check_claims: bool | None = None,
 ) -> Game:
-    """Build the position and score it; ``variant_id``/``version`` override the file's (for rescoring).
+    """Build the position and score it: the finished :class:`~ttr_core.game.Game`, its ``result``
+    holding the scores. ``data`` is a position (what ``ttr score`` reads: variant, players with
+    their routes, tickets and cards); ``variant_id``/``version`` override the file's (for rescoring).
+    A position that is not one raises :class:`~ttr_core.errors.RecordError` listing every problem,
+    each located (``where``).
 
     ``check_claims``: whether each route must be one its player could claim under these rules when
     it is placed (R-PAR-1, R-PAR-2: whatever closures the variant's plugins answer). By default,

@@ -65,6 +65,9 @@ class TicketOutcome:
 
 @attrs.frozen
 class Bonus:
+    """Points a bonus plugin gives one player at the end: the longest trail (R-BON-1), the most
+    tickets, unused stations... ``detail`` says why, in words (``"longest trail: 23"``)."""
+
     seat: int
     name: str  # "longest-path", "ticket-leader", "unused-stations", ...
     points: int
@@ -73,6 +76,10 @@ class Bonus:
 
 @attrs.frozen
 class PlayerScore:
+    """One player's final score, line by line: ``total = routes + ticket_points + sum of bonuses``.
+    ``tickets_completed``/``tickets_failed`` are ticket ids; ``notes`` are the scoring plugins'
+    remarks in words; ``resigned`` players are scored but cannot win."""
+
     seat: int
     name: str
     routes: int
@@ -95,12 +102,18 @@ class PlayerScore:
 
 @attrs.frozen
 class Winners:
+    """Who won: one seat, or several when a tie is left standing (``decided_by == "shared"``);
+    ``decided_by`` names what settled it: the score, or the tie-breaker that did."""
+
     seats: tuple[int, ...]
     decided_by: str  # "score", "tickets", "longest-path", ... or "shared" for a tie left standing
 
 
 @attrs.frozen
 class GameResult:
+    """The end of a game (``game.result``): every seat's score in seat order, the winners, and
+    ``reason``, why the game ended, in words."""
+
     scores: tuple[PlayerScore, ...]
     winners: Winners
     reason: str  # why the game ended
