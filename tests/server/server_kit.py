@@ -16,7 +16,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +52,21 @@ def free_port() -> int:
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def get_json(base: str, path: str, token: str | None = None):
+    """GET ``base + path`` as a browser's script would (with the seat's token if given): the JSON."""
+    req = urllib.request.Request(base + path, headers=bearer(token) if token else {})
+    with urllib.request.urlopen(req) as r:
+        return json.load(r)
+
+
+def post_json(base: str, path: str, body, token: str | None = None):
+    """POST ``body`` as JSON to ``base + path``: the JSON answered."""
+    headers = {"Content-Type": "application/json", **(bearer(token) if token else {})}
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(req) as r:
+        return json.load(r)
 
 
 # --- a server process --------------------------------------------------------------------------

@@ -13,22 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from server_kit import CHROMIUM, CHROMIUM_ARGS, need, server_process
+from server_kit import CHROMIUM, CHROMIUM_ARGS, get_json, need, post_json, server_process
 
 playwright = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
-
-
-def _get(base, path, token=None):
-    req = urllib.request.Request(base + path, headers={"Authorization": f"Bearer {token}"} if token else {})
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
-
-
-def _post(base, path, body, token=None):
-    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
 
 
 @pytest.fixture
@@ -137,7 +124,7 @@ def test_create_and_play_a_game_by_clicking(browser_page, artifacts):
 
     # --- what the page shows is what the API says for this seat
     page.wait_for_selector("#status.mine")
-    snap = _get(server.base, f"/api/games/{game_id}", token)
+    snap = get_json(server.base, f"/api/games/{game_id}", token)
     page.wait_for_function("v => Number(document.body.dataset.version) === v", arg=snap["version"])
     assert _shown_hand(page) == snap["view"]["you"]["hand"]
     assert snap["view"]["routes"][claimed] == 0
@@ -163,20 +150,20 @@ def test_create_and_play_a_game_by_clicking(browser_page, artifacts):
 
 def test_the_game_over_screen_shows_the_score_breakdown(browser_page, artifacts):
     server, page, problems = browser_page
-    game = _post(server.base, "/api/games", {"variant": "usa", "seed": 3,
+    game = post_json(server.base, "/api/games", {"variant": "usa", "seed": 3,
                                              "seats": [{"name": "Ada"}, {"name": "Robo", "bot": "random"}]})
     gid, token = game["game"], game["seats"][0]["token"]
     rng = random.Random(3)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:  # Ada plays at random through the API; the bot answers
-        snap = _get(server.base, f"/api/games/{gid}", token)
+        snap = get_json(server.base, f"/api/games/{gid}", token)
         if snap["view"]["phase"] == "over":
             break
         if not snap["legal"]:
             time.sleep(0.02)
             continue
         try:
-            _post(server.base, f"/api/games/{gid}/actions", {"version": snap["version"], "action": rng.choice(snap["legal"])},
+            post_json(server.base, f"/api/games/{gid}/actions", {"version": snap["version"], "action": rng.choice(snap["legal"])},
                   token)
         except urllib.error.HTTPError as exc:  # the bot moved in between: read again
             assert exc.code == 409
@@ -203,7 +190,7 @@ def test_a_station_is_built_by_clicking_a_city(browser_page):
     """Europe's stations: a city lists the legal build-station actions (from the seat's legal
     actions: the page has no station rules of its own), and the built station is drawn."""
     server, page, problems = browser_page
-    game = _post(server.base, "/api/games", {"variant": "europe", "seed": 2,
+    game = post_json(server.base, "/api/games", {"variant": "europe", "seed": 2,
                                              "seats": [{"name": "Ada"}, {"name": "Robo", "bot": "random"}]})
     page.goto(f"{server.base}{game['seats'][0]['url']}")
     page.wait_for_selector("#keep-tickets")
@@ -216,7 +203,7 @@ def test_a_station_is_built_by_clicking_a_city(browser_page):
     builds.first.click()
     _wait_past(page, v)
     page.wait_for_selector("rect.station")
-    snap = _get(server.base, f"/api/games/{game['game']}", game["seats"][0]["token"])
+    snap = get_json(server.base, f"/api/games/{game['game']}", game["seats"][0]["token"])
     assert snap["view"]["rules"]["stations"][0]["cities"] == ["Paris"]
     assert not problems, problems
 
@@ -250,7 +237,7 @@ def test_a_tunnel_asks_for_extra_cards_and_can_be_given_up(browser_page):
     as buttons from the legal actions, and giving up leaves the route free and the hand whole."""
     seed, claim = _tunnel_opening()
     server, page, problems = browser_page
-    game = _post(server.base, "/api/games", {"variant": "europe", "seed": seed,
+    game = post_json(server.base, "/api/games", {"variant": "europe", "seed": seed,
                                              "seats": [{"name": "Ada"}, {"name": "Robo", "bot": "random"}]})
     token = game["seats"][0]["token"]
     page.goto(f"{server.base}{game['seats'][0]['url']}")
@@ -265,13 +252,13 @@ def test_a_tunnel_asks_for_extra_cards_and_can_be_given_up(browser_page):
     page.wait_for_selector("#panel .decision")
     assert page.inner_text("#panel .decision").startswith(f"Tunnel {claim['route']}: the cards turned were")
     assert page.locator("#panel button.choice[data-kind='decline-tunnel']").count() == 1
-    snap = _get(server.base, f"/api/games/{game['game']}", token)
+    snap = get_json(server.base, f"/api/games/{game['game']}", token)
     assert page.locator("#panel button.choice[data-kind='pay-tunnel']").count() == sum(
         a["kind"] == "pay-tunnel" for a in snap["legal"])
     v = _version(page)
     page.click("#panel button.choice[data-kind='decline-tunnel']")
     _wait_past(page, v)
-    assert _get(server.base, f"/api/games/{game['game']}")["view"]["routes"].get(claim["route"]) is None
+    assert get_json(server.base, f"/api/games/{game['game']}")["view"]["routes"].get(claim["route"]) is None
     page.wait_for_function("document.querySelector('#status').textContent === 'Your turn'")
     assert _shown_hand(page) == {**hand}  # the base came back; the bot's turn took nothing of Ada's
     assert not problems, problems

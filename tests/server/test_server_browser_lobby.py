@@ -7,32 +7,17 @@ documentation rendered with every request to the outside world blocked. Screensh
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from server_kit import CHROMIUM, CHROMIUM_ARGS, need, server_process
+from server_kit import CHROMIUM, CHROMIUM_ARGS, get_json, need, post_json, server_process
 
 playwright = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
-
-
-def _get(base, path, token=None):
-    req = urllib.request.Request(base + path, headers={"Authorization": f"Bearer {token}"} if token else {})
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
-
-
-def _post(base, path, body, token=None):
-    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
 
 
 class Browsers:
@@ -112,8 +97,8 @@ def test_a_second_browser_finds_the_game_in_the_lobby_joins_by_link_and_rejoins(
     bob.wait_for_url(f"**/play/{game_id}#*")
     bob.wait_for_selector("#keep-tickets")  # his own starting tickets: he is seated
     token = urlsplit(bob.url).fragment
-    assert _get(server.base, f"/api/games/{game_id}", token)["seat"] == 1
-    assert _get(server.base, f"/api/games/{game_id}")["seats"] == [{"name": "Ada", "bot": None}, {"name": "Bob", "bot": None}]
+    assert get_json(server.base, f"/api/games/{game_id}", token)["seat"] == 1
+    assert get_json(server.base, f"/api/games/{game_id}")["seats"] == [{"name": "Ada", "bot": None}, {"name": "Bob", "bot": None}]
     assert bob.locator("#hand .card").count() > 0
 
     # --- Ada's browser never saw Bob's token; her own seat link works
@@ -141,7 +126,7 @@ def test_players_wait_until_the_last_seat_is_taken(browsers):
     """The creator opens her own seat link and a first joiner takes an invitation before the
     last seat is taken, from the lobby's Join link: both wait, then all three are at the table."""
     server, people = browsers
-    opened = _post(server.base, "/api/lobby", {"variant": "usa", "listed": True, "seats": [{"name": "Ada"}, {}, {}]})
+    opened = post_json(server.base, "/api/lobby", {"variant": "usa", "listed": True, "seats": [{"name": "Ada"}, {}, {}]})
     gid = opened["game"]["game"]
     ada, bob, cy = people.person(), people.person(), people.person()
     ada.goto(server.base + opened["seats"][0]["url"])
@@ -162,14 +147,14 @@ def test_players_wait_until_the_last_seat_is_taken(browsers):
     for page, seat in ((ada, 0), (bob, 1), (cy, 2)):  # each goes to their own seat once the game starts
         page.wait_for_url(f"**/play/{gid}#*")
         page.wait_for_selector("#keep-tickets")
-        assert _get(server.base, f"/api/games/{gid}", urlsplit(page.url).fragment)["seat"] == seat
+        assert get_json(server.base, f"/api/games/{gid}", urlsplit(page.url).fragment)["seat"] == seat
     assert people.unexpected() == []
 
 
 def test_bad_and_stale_links_get_a_page_that_says_so(browsers, artifacts):
     server, people = browsers
     page = people.person()
-    opened = _post(server.base, "/api/lobby", {"variant": "usa", "seats": [{"name": "Ada"}, {}]})
+    opened = post_json(server.base, "/api/lobby", {"variant": "usa", "seats": [{"name": "Ada"}, {}]})
     gid = opened["game"]["game"]
     ada = opened["seats"][0]["token"]
 
@@ -187,18 +172,18 @@ def test_bad_and_stale_links_get_a_page_that_says_so(browsers, artifacts):
     says(f"/join/{gid}#not-an-invitation", "This invitation is not valid")
     says(f"/join/{gid}", "This invitation is not valid")  # an unlisted game, no invitation
     invite = opened["seats"][1]["invitation_url"]
-    bob = _post(server.base, f"/api/lobby/{gid}/join", {"name": "Bob", "invitation": invite.split("#")[1]})
+    bob = post_json(server.base, f"/api/lobby/{gid}/join", {"name": "Bob", "invitation": invite.split("#")[1]})
     says(invite, "This invitation was used already")
     says(f"/play/{gid}#wrong-token", "This seat link is not valid")
     page.screenshot(path=str(artifacts / "browser-bad-link.png"))
 
     # the host replaces Bob's seat link: the old one now gets the page, the new one the seat
-    new = _post(server.base, f"/api/lobby/{gid}/seats/1/reissue", {}, opened["host_token"])
+    new = post_json(server.base, f"/api/lobby/{gid}/seats/1/reissue", {}, opened["host_token"])
     says(bob["url"], "This seat link is not valid")
     page.goto("about:blank")
     page.goto(server.base + new["url"])
     page.wait_for_selector("#keep-tickets")
-    assert _get(server.base, f"/api/games/{gid}", ada)["seat"] == 0
+    assert get_json(server.base, f"/api/games/{gid}", ada)["seat"] == 0
     assert people.unexpected() == []
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from server_kit import CHROMIUM, CHROMIUM_ARGS, need, server_process
+from server_kit import CHROMIUM, CHROMIUM_ARGS, get_json, need, post_json, server_process
 from ttr_core import variant
 
 playwright = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
@@ -31,21 +31,8 @@ LABEL_BOXES = """() => [...document.querySelectorAll('#board text.label')].map(t
 VIEWBOX = "() => document.querySelector('#board').getAttribute('viewBox').split(' ').map(Number)"
 
 
-def _get(base, path, token=None):
-    req = urllib.request.Request(base + path, headers={"Authorization": f"Bearer {token}"} if token else {})
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
-
-
-def _post(base, path, body, token=None):
-    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
-
-
 def _create(base, variant_id, seed, bot="ticket"):
-    return _post(base, "/api/games", {"variant": variant_id, "seed": seed,
+    return post_json(base, "/api/games", {"variant": variant_id, "seed": seed,
                                       "seats": [{"name": "Ada"}, {"name": "Robo", "bot": bot}]})
 
 
@@ -65,13 +52,13 @@ def _play_ada(base, game, until=lambda snap: snap["view"]["phase"] == "over", pi
     """Ada's seat played through the API (the bot answers in the server) until ``until(snap)``."""
     gid, token = game["game"], game["seats"][0]["token"]
     for _ in range(limit):
-        snap = _get(base, f"/api/games/{gid}", token)
+        snap = get_json(base, f"/api/games/{gid}", token)
         if until(snap):
             return snap
         if not snap["legal"]:
             continue  # the bot's turn: read again
         try:
-            _post(base, f"/api/games/{gid}/actions", {"version": snap["version"], "action": pick(snap)}, token)
+            post_json(base, f"/api/games/{gid}/actions", {"version": snap["version"], "action": pick(snap)}, token)
         except urllib.error.HTTPError as exc:  # the bot moved in between
             assert exc.code == 409
     raise AssertionError("the game did not get there")
@@ -111,8 +98,8 @@ def _until(page, js, arg=None, timeout=30.0):
 
 def _settled(page, base, gid, token=None):
     """Wait until the page shows the game's current version and its whole move log."""
-    snap = _get(base, f"/api/games/{gid}", token)
-    last = _get(base, f"/api/games/{gid}/moves", token)["moves"][-1]
+    snap = get_json(base, f"/api/games/{gid}", token)
+    last = get_json(base, f"/api/games/{gid}/moves", token)["moves"][-1]
     _until(page, "([v, f]) => Number(document.body.dataset.version) === v && document.body.dataset.lastMove === String(f)",
            [snap["version"], last["first"]])
     return snap
@@ -134,7 +121,7 @@ def test_the_move_log_follows_the_bot_and_the_last_move_is_highlighted(browser, 
     for _ in range(40):  # Ada draws from the deck; the bot answers, until it claims a route
         _until(page, "() => document.querySelector('#status').textContent === 'Your turn'")
         _settled(page, server.base, gid, token)
-        log = _get(server.base, f"/api/games/{gid}/moves")["moves"]
+        log = get_json(server.base, f"/api/games/{gid}/moves")["moves"]
         last = log[-1]
         if last["seat"] == 1 and last["routes"]:
             highlighted = last
@@ -275,7 +262,7 @@ def test_game_over_reveals_tickets_trails_and_borrows(browser, variant_id):
     gid = game["game"]
     final = _play_ada(server.base, game, pick=_station_then_hurry if variant_id == "europe" else _hurry)
     result = final["view"]["result"]
-    trails = _get(server.base, f"/api/games/{gid}/trails")["trails"]
+    trails = get_json(server.base, f"/api/games/{gid}/trails")["trails"]
     page = new_page(f"/watch/{gid}")  # everything is laid open at the end, to spectators too
     page.wait_for_selector("#gameover:not([hidden])")
     page.wait_for_selector("#reveal section.reveal")
@@ -410,6 +397,6 @@ def test_my_tickets_progress_and_a_refused_claim_says_why(browser):
     assert page.inner_text("#panel p.refusal.refused") == (
         f"Refused: the payment needs {route.length} {route.color}, the hand has {hand.get(route.color, 0)}")
     assert page.locator("#panel button.choice[data-kind='claim-route']").count() >= 1  # next to the actions
-    assert _get(server.base, f"/api/games/{gid}")["version"] == snap["version"]  # nothing was applied
+    assert get_json(server.base, f"/api/games/{gid}")["version"] == snap["version"]  # nothing was applied
     # the browser reports the refused request itself; nothing else went wrong
     assert [p for p in problems if "status of 422" not in p] == []
