@@ -1,25 +1,30 @@
 """The search bot: determinised Monte Carlo search over a shortlist of moves, played out by ticket bots.
 
-At a decision that matters, it lists a few candidate moves, samples full games consistent with
-what its seat sees (:mod:`ttr_bots.sampling`: the others' hands and tickets and the deck dealt
-anew, from its view only), plays each candidate in each sampled game and the game on to its end
-with ticket-seeking bots in every seat (itself included), and takes the candidate whose games it
-finished furthest ahead of the best other player on average. Every candidate is tried on the same
-sampled games, with the same bots (common random numbers), so that their differences are not luck
-of the deal; candidates falling behind are dropped halfway (successive halving), leaving the
-play-outs to the close ones.
+At a decision that matters, it lists a few candidate moves, the ticket bot's own move first, and
+samples full games consistent with what its seat sees (:mod:`ttr_bots.sampling`: the others'
+hands and tickets and the deck dealt anew, from its view only). In each sampled game it plays each
+candidate, then the game on to its end with ticket-seeking bots in every seat (itself included),
+and scores the play-out by its margin over the best other player (a win counts ``WIN_POINTS``
+more). Every candidate is played on the same sampled games by the same bots (common random
+numbers), so that the difference between two candidates is not the luck of the deal. It takes the
+candidate that gains most over the ticket bot's move, if it gains clearly: by ``CONFIDENCE``
+standard errors of the per-game differences. Otherwise it plays the ticket bot's move: with few
+play-outs a noisy winner would often be a worse move.
 
 Candidates:
 
-* **tickets to keep**: every offer (the ticket bot judges offers by a plan; here they are played);
-* **a turn**: the ticket bot's own move, drawing new tickets, the longest claims it can pay, and
-  drawing cards instead of claiming;
-* other decisions (a second card, a tunnel's extra cards) are the ticket bot's.
+* **tickets to keep**: every offer (the ticket bot judges offers by a plan; here they are played
+  out, against the routes the others take);
+* **a turn**: the ticket bot's move; drawing new tickets instead of cards while the plan leaves
+  trains to spare; the longest claim it can pay if 5 spaces or more; near the end of the game
+  (8 trains or fewer, anyone's), the 4 longest claims, since play-outs are short by then;
+* other decisions (a second card, a tunnel's extra cards) are the ticket bot's, unsearched.
 
-Budget: ``iterations`` play-outs per decision (deterministic: a game of bots is reproduced from its
-seed), optionally capped by ``seconds`` per decision (then no longer reproducible, as it depends on
-the machine's speed). :meth:`SearchBot.with_budget` makes a class with another budget, for
-``local_bots``.
+Budget (:class:`Budget`): ``iterations`` play-outs per decision, spread evenly over its candidates
+(at least ``MIN_WORLDS`` sampled games each); deterministic, so a game is reproduced from its seed.
+``seconds`` optionally caps each decision's time too (a game is then no longer reproducible, as it
+depends on the machine's speed). :meth:`SearchBot.with_budget` makes a class with another budget,
+for ``local_bots`` or a benchmark.
 
 Fairness: it reads only its view, its legal actions and the public map, and samples the rest; its
 own generator, seeded from the game seed and its seat, draws the samples. It never uses the game's
@@ -41,7 +46,7 @@ from ttr_bots.sampling import sample
 from ttr_bots.ticket_bot import TicketBot, read_view
 
 #: play-outs per decision
-ITERATIONS = 48
+ITERATIONS = 32
 #: a claim of this many spaces or more is tried besides the ticket bot's move (the longest one)
 LONG_CLAIM = 5
 #: drawing new tickets is tried with this many trains or more, when the plan left needs at most
@@ -55,6 +60,7 @@ LATE_CLAIMS = 4
 #: sampled games per decision at least (a spread needs two)
 MIN_WORLDS = 2
 #: another move replaces the ticket bot's only if it gains this many standard errors on average
+#: (for many sampled games; a few need more, as their spread is itself uncertain: Student's t)
 CONFIDENCE = 2.0
 #: a play-out stops after this many actions (a game of bots ends long before)
 MAX_ACTIONS = 5_000
@@ -141,7 +147,7 @@ class SearchBot:
             gains = [v - d for v, d in zip(values[i], values[0])]
             mean = statistics.fmean(gains)
             error = statistics.stdev(gains) / len(gains) ** 0.5
-            if mean > CONFIDENCE * error and mean > best_gain:
+            if mean > _critical(len(gains)) * error and mean > best_gain:
                 best, best_gain = i, mean
         return candidates[best]
 
@@ -163,6 +169,13 @@ class SearchBot:
         best_other = max(t for i, t in enumerate(totals) if i != seat)
         won = seat in sim.result.winners.seats
         return totals[seat] - best_other + (WIN_POINTS if won else 0)
+
+
+def _critical(n: int) -> float:
+    """``CONFIDENCE`` standard errors, widened for ``n`` games as Student's t with ``n - 1`` degrees
+    of freedom is (Cornish-Fisher expansion): 7.6 for 2 games, 3.2 for 4, 2.3 for 10."""
+    z, df = CONFIDENCE, max(1, n - 1)
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
 
 
 def _unique(actions: Sequence[Action]) -> list[Action]:
