@@ -12,7 +12,8 @@ its win rate with a 95% interval, the scores, and the seconds it took per move (
 maximum, measured around each of its ``choose`` calls: wall-clock time, and the CPU time of its
 process, which a busy machine does not inflate), at the budget of ``--iterations``
 play-outs per decision (``--seconds`` caps each decision's time too). ``--out FILE`` appends a
-JSON line per game as it finishes, so that a long run's games are kept if it is stopped.
+JSON line per game as it finishes, so that a long run's games are kept if it is stopped;
+``--summarize FILE`` prints the table of such a file.
 The issue's target: a win rate of 60% or more in each, at a budget where a move takes at most 1 s.
 """
 
@@ -35,7 +36,7 @@ from ttr_analysis.compare import default_players
 from ttr_analysis.rescore import Target
 from ttr_core.errors import TTRError
 from ttr_core.game import Game
-from ttr_bots.search_bot import ITERATIONS, SearchBot
+from ttr_bots.search_bot import SearchBot
 from ttr_bots.ticket_bot import TicketBot
 
 TARGET = 0.90
@@ -86,7 +87,7 @@ def measure(variant_id: str, games: int, seed: int, workers: int) -> dict:
 # --- the search bot against ticket bots ------------------------------------------------------
 
 
-def search_game(players: int, seed: int, seat: int, iterations: int, seconds: float | None) -> dict:
+def search_game(players: int, seed: int, seat: int, iterations: int | None, seconds: float | None) -> dict:
     """One game of the search bot in ``seat`` against ticket bots; its moves timed one by one."""
     searcher = SearchBot.with_budget(iterations, seconds)
     game = Game(variant.load(SEARCH_VARIANT), [f"P{i + 1}" for i in range(players)], seed)
@@ -103,7 +104,7 @@ def search_game(players: int, seed: int, seat: int, iterations: int, seconds: fl
     scores = game.result.scores
     winners = game.result.winners.seats
     return {
-        "players": players, "seed": seed, "seat": seat, "iterations": iterations, "seconds": seconds,
+        "players": players, "seed": seed, "seat": seat, "iterations": searcher.budget.playouts(players), "seconds": seconds,
         "won": seat in winners, "shared": seat in winners and len(winners) > 1,
         "scores": [p.total for p in scores],
         "tickets_done": len(scores[seat].tickets_completed), "tickets_failed": len(scores[seat].tickets_failed),
@@ -112,7 +113,7 @@ def search_game(players: int, seed: int, seat: int, iterations: int, seconds: fl
     }
 
 
-def measure_search(players: int, games: int, seed: int, iterations: int, seconds: float | None, workers: int,
+def measure_search(players: int, games: int, seed: int, iterations: int | None, seconds: float | None, workers: int,
                    out: str | None) -> dict:
     """``games`` games (seeds ``seed``...), the search bot in seat ``i % players`` of game ``i``."""
     jobs = [(players, seed + i, i % players, iterations, seconds) for i in range(games)]
@@ -160,14 +161,28 @@ def summarize_search(played: list[dict]) -> dict:
 
 def main_search(args) -> int:
     t0 = time.perf_counter()
-    rows = [measure_search(p, args.games, args.seed, args.iterations, args.seconds, args.workers, args.out)
-            for p in args.players]
+    if args.summarize:
+        try:
+            with open(args.summarize, encoding="utf-8") as f:
+                played = [json.loads(line) for line in f if line.strip()]
+        except (OSError, ValueError) as exc:
+            print(f"error: --summarize {args.summarize}: {exc}", file=sys.stderr)
+            return 2
+        if not played:
+            print(f"error: --summarize {args.summarize}: no games in it yet", file=sys.stderr)
+            return 2
+        rows = [summarize_search([g for g in played if g["players"] == p]) for p in sorted({g["players"] for g in played})]
+        args.games = max(r["games"] for r in rows)
+    else:
+        rows = [measure_search(p, args.games, args.seed, args.iterations, args.seconds, args.workers, args.out)
+                for p in args.players]
     elapsed = time.perf_counter() - t0
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0 if all(r["met"] for r in rows) else 1
     con = Console(width=160)
-    budget = f"{args.iterations} play-outs per decision" + (f", at most {args.seconds} s" if args.seconds else "")
+    budget = f"{', '.join(str(r['iterations']) for r in rows)} play-outs per decision"
+    budget += f", at most {args.seconds} s" if args.seconds else ""
     con.print(f"Search bot ({budget}) vs ticket bots, {SEARCH_VARIANT}: {args.games} games per player count, seeds "
               f"{args.seed}-{args.seed + args.games - 1}, its seat rotating; {args.workers} workers, {elapsed:.0f} s, "
               f"load average {os.getloadavg()[0]:.1f} on {simulate.local_cores()} cores")
@@ -197,10 +212,12 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--search", action="store_true", help="measure the search bot against ticket bots instead")
     ap.add_argument("--players", default="4,2", help="with --search: player counts, comma-separated (default 4,2)")
-    ap.add_argument("--iterations", type=int, default=ITERATIONS,
-                    help=f"with --search: play-outs per decision (default {ITERATIONS}, the bot's own)")
+    ap.add_argument("--iterations", type=int, default=None,
+                    help="with --search: play-outs per decision (default: the bot's own, 48 / players)")
     ap.add_argument("--seconds", type=float, default=None, help="with --search: at most this long per decision")
     ap.add_argument("--out", default=None, help="with --search: append a JSON line per finished game to this file")
+    ap.add_argument("--summarize", default=None, metavar="FILE",
+                    help="with --search: print the table of the games in FILE (written by --out) instead of playing")
     args = ap.parse_args()
     if args.search:
         args.games = args.games or 200

@@ -21,7 +21,8 @@ Candidates:
 * other decisions (a second card, a tunnel's extra cards) are the ticket bot's, unsearched.
 
 Budget (:class:`Budget`): ``iterations`` play-outs per decision, spread evenly over its candidates
-(at least ``MIN_WORLDS`` sampled games each); deterministic, so a game is reproduced from its seed.
+(at least ``MIN_WORLDS`` sampled games each; by default 48 divided by the number of players, as a
+play-out's cost grows with them); deterministic, so a game is reproduced from its seed.
 ``seconds`` optionally caps each decision's time too (a game is then no longer reproducible, as it
 depends on the machine's speed). :meth:`SearchBot.with_budget` makes a class with another budget,
 for ``local_bots`` or a benchmark.
@@ -45,8 +46,10 @@ from ttr_core.game import Game
 from ttr_bots.sampling import sample
 from ttr_bots.ticket_bot import TicketBot, read_view
 
-#: play-outs per decision
-ITERATIONS = 32
+#: play-outs per decision by default: this many divided by the number of players, since a play-out
+#: costs about as many actions as there are players (24 in 2-player games, 12 in 4-player ones;
+#: a move then takes under a second, see the README)
+PLAYOUTS_TIMES_PLAYERS = 48
 #: a claim of this many spaces or more is tried besides the ticket bot's move (the longest one)
 LONG_CLAIM = 5
 #: drawing new tickets is tried with this many trains or more, when the plan left needs at most
@@ -72,8 +75,12 @@ WIN_POINTS = 10
 class Budget:
     """How long the bot thinks about one decision: play-outs, and an optional time cap."""
 
-    iterations: int = ITERATIONS
+    iterations: int | None = None  # None: PLAYOUTS_TIMES_PLAYERS divided by the number of players
     seconds: float | None = None
+
+    def playouts(self, players: int) -> int:
+        """Play-outs per decision in a game of ``players``."""
+        return self.iterations if self.iterations is not None else max(1, PLAYOUTS_TIMES_PLAYERS // players)
 
 
 class SearchBot:
@@ -90,8 +97,9 @@ class SearchBot:
         self.playouts = 0
 
     @classmethod
-    def with_budget(cls, iterations: int = ITERATIONS, seconds: float | None = None) -> type[SearchBot]:
-        """A search bot class thinking ``iterations`` play-outs (and at most ``seconds``) per decision."""
+    def with_budget(cls, iterations: int | None = None, seconds: float | None = None) -> type[SearchBot]:
+        """A search bot class thinking ``iterations`` play-outs (None: the default for the number of
+        players) and at most ``seconds`` (None: no cap) per decision."""
         return type(cls.__name__, (cls,), {"budget": Budget(iterations, seconds)})
 
     # --- choosing ---------------------------------------------------------------------------
@@ -134,7 +142,7 @@ class SearchBot:
         self.searched += 1
         budget = self.budget
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-        worlds = max(MIN_WORLDS, budget.iterations // len(candidates))
+        worlds = max(MIN_WORLDS, budget.playouts(len(game.state.players)) // len(candidates))
         values: list[list[float]] = [[] for _ in candidates]
         for _ in range(worlds):
             world, bots_seed = sample(game, seat, rng), rng.getrandbits(32)
