@@ -138,3 +138,9 @@ def test_a_decision_with_one_sensible_move_is_not_searched():
     bot = SearchBot(6, seat)
     assert bot.choose(game, seat) == TicketBot(6, seat).choose(game, seat)
     assert bot.playouts == 0 and bot.searched == 0
+
+
+def test_by_default_it_thinks_less_per_decision_as_play_outs_grow_with_the_players():
+    # 48 play-outs divided by the number of players: a play-out of 4 players costs about twice one of 2
+    assert first_searched(SearchBot, played_to("usa", 2, 6, 0), 0).playouts == 24
+    assert first_searched(SearchBot, played_to("usa", 4, 6, 0), 0).playouts == 12
