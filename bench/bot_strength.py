@@ -13,7 +13,8 @@ maximum, measured around each of its ``choose`` calls: wall-clock time, and the 
 process, which a busy machine does not inflate), at the budget of ``--iterations``
 play-outs per decision (``--seconds`` caps each decision's time too). ``--out FILE`` appends a
 JSON line per game as it finishes, so that a long run's games are kept if it is stopped;
-``--summarize FILE`` prints the table of such a file.
+``--summarize FILE[,FILE...]`` prints the table of such files (runs over parts of the seeds
+combined, a seed played twice counted once).
 The issue's target: a win rate of 60% or more in each, at a budget where a move takes at most 1 s.
 """
 
@@ -141,7 +142,7 @@ def summarize_search(played: list[dict]) -> dict:
         "iterations": played[0]["iterations"],
         "seconds": played[0]["seconds"],
         "games": len(played),
-        "seeds": [seeds[0], seeds[-1]],
+        "seeds": _ranges(seeds),
         "wins": wins,
         "shared": sum(g["shared"] for g in played),
         "win_rate": round(rate.mean, 4),
@@ -159,15 +160,31 @@ def summarize_search(played: list[dict]) -> dict:
     }
 
 
+def _ranges(numbers: list[int]) -> str:
+    """Sorted numbers as runs: ``[1, 2, 3, 7]`` is ``"1-3, 7"``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs)
+
+
 def main_search(args) -> int:
     t0 = time.perf_counter()
     if args.summarize:
-        try:
-            with open(args.summarize, encoding="utf-8") as f:
-                played = [json.loads(line) for line in f if line.strip()]
-        except (OSError, ValueError) as exc:
-            print(f"error: --summarize {args.summarize}: {exc}", file=sys.stderr)
-            return 2
+        games: dict[tuple[int, int], dict] = {}  # a game played by two runs counts once
+        for path in args.summarize.split(","):
+            try:
+                with open(path, encoding="utf-8") as f:
+                    for line in filter(str.strip, f):
+                        game = json.loads(line)
+                        games.setdefault((game["players"], game["seed"]), game)
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                print(f"error: --summarize {path}: {exc}", file=sys.stderr)
+                return 2
+        played = sorted(games.values(), key=lambda g: (g["players"], g["seed"]))
         if not played:
             print(f"error: --summarize {args.summarize}: no games in it yet", file=sys.stderr)
             return 2
@@ -183,21 +200,22 @@ def main_search(args) -> int:
     con = Console(width=160)
     budget = f"{', '.join(str(r['iterations']) for r in rows)} play-outs per decision"
     budget += f", at most {args.seconds} s" if args.seconds else ""
-    con.print(f"Search bot ({budget}) vs ticket bots, {SEARCH_VARIANT}: {args.games} games per player count, seeds "
-              f"{args.seed}-{args.seed + args.games - 1}, its seat rotating; {args.workers} workers, {elapsed:.0f} s, "
-              f"load average {os.getloadavg()[0]:.1f} on {simulate.local_cores()} cores")
+    run = "" if args.summarize else f"; {args.workers} workers, {elapsed:.0f} s"
+    con.print(f"Search bot ({budget}) vs ticket bots, {SEARCH_VARIANT}, its seat rotating{run}; "
+              f"load average now {os.getloadavg()[0]:.1f} on {simulate.local_cores()} cores")
     table = Table()
-    for col in ("players", "games", "win rate [95% CI]", "shared wins", "search bot mean", "best ticket bot mean",
+    for col in ("players", "games", "seeds", "win rate [95% CI]", "shared wins", "search bot mean", "best ticket bot mean",
                 "tickets done/failed", "s/move mean (CPU)", "s/move max (CPU)", "moves searched",
                 f">= {SEARCH_TARGET:.0%}"):
         table.add_column(col, justify="right")
     for r in rows:
         lo, hi = r["win_rate_ci95"]
-        table.add_row(str(r["players"]), str(r["games"]), f"{r['win_rate']:.1%} [{lo:.1%}, {hi:.1%}]", str(r["shared"]),
+        table.add_row(str(r["players"]), str(r["games"]), r["seeds"], f"{r['win_rate']:.1%} [{lo:.1%}, {hi:.1%}]", str(r["shared"]),
                       f"{r['search_bot_mean']:.1f}", f"{r['best_ticket_bot_mean']:.1f}",
                       f"{r['tickets_done']:.2f} / {r['tickets_failed']:.2f}",
                       f"{r['seconds_per_move']:.3f} ({r['cpu_seconds_per_move']:.3f})",
-                      f"{r['max_seconds_per_move']:.2f} ({r['max_cpu_seconds_per_move']:.2f})", f"{r['searched_share']:.0%}", "yes" if r["met"] else "NO")
+                      f"{r['max_seconds_per_move']:.2f} ({r['max_cpu_seconds_per_move']:.2f})",
+                      f"{r['searched_share']:.0%}", "yes" if r["met"] else "NO")
     con.print(table)
     return 0 if all(r["met"] for r in rows) else 1
 
@@ -216,8 +234,9 @@ def main() -> int:
                     help="with --search: play-outs per decision (default: the bot's own, 48 / players)")
     ap.add_argument("--seconds", type=float, default=None, help="with --search: at most this long per decision")
     ap.add_argument("--out", default=None, help="with --search: append a JSON line per finished game to this file")
-    ap.add_argument("--summarize", default=None, metavar="FILE",
-                    help="with --search: print the table of the games in FILE (written by --out) instead of playing")
+    ap.add_argument("--summarize", default=None, metavar="FILE[,FILE...]",
+                    help="with --search: print the table of the games in these files (written by --out) instead of "
+                         "playing; a seed found twice counts once")
     args = ap.parse_args()
     if args.search:
         args.games = args.games or 200
