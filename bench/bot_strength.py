@@ -1,15 +1,27 @@
-"""How strong is the ticket bot? ``python -m bench.bot_strength`` (``--games 500`` per variant).
+"""How strong are the bots? ``python -m bench.bot_strength`` (``--games 500`` per variant).
 
-For every installed variant: seeded games of 1 ticket bot against random bots (4 players, or the
+The ticket bot, for every installed variant: seeded games of 1 ticket bot against random bots (4 players, or the
 nearest count the variant allows), the ticket bot's seat rotating from game to game so that no
 seat order favours it. Prints its win rate (shared wins counted as wins, and how many were
 shared) with a 95% interval, its mean score against the random bots', and its tickets.
 The issue's target: a win rate above 90% for every variant.
+
+The search bot, with ``--search`` (``--games 200`` per player count): seeded usa games of 1 search bot
+against ticket bots, 4 players and 2 (``--players``), its seat rotating from game to game. Prints
+its win rate with a 95% interval, the scores, and the seconds it took per move (mean and
+maximum, measured around each of its ``choose`` calls: wall-clock time, and the CPU time of its
+process, which a busy machine does not inflate), at the budget of ``--iterations``
+play-outs per decision (``--seconds`` caps each decision's time too). ``--out FILE`` appends a
+JSON line per game as it finishes, so that a long run's games are kept if it is stopped;
+``--summarize FILE[,FILE...]`` prints the table of such files (runs over parts of the seeds
+combined, a seed played twice counted once).
+The issue's target: a win rate of 60% or more in each, at a budget where a move takes at most 1 s.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures as cf
 import json
 import os
 import statistics
@@ -24,8 +36,13 @@ from ttr_analysis import simulate, stats
 from ttr_analysis.compare import default_players
 from ttr_analysis.rescore import Target
 from ttr_core.errors import TTRError
+from ttr_core.game import Game
+from ttr_bots.search_bot import SearchBot
+from ttr_bots.ticket_bot import TicketBot
 
 TARGET = 0.90
+SEARCH_TARGET = 0.60
+SEARCH_VARIANT = "usa"
 
 
 def measure(variant_id: str, games: int, seed: int, workers: int) -> dict:
@@ -68,14 +85,164 @@ def measure(variant_id: str, games: int, seed: int, workers: int) -> dict:
     }
 
 
+# --- the search bot against ticket bots ------------------------------------------------------
+
+
+def search_game(players: int, seed: int, seat: int, iterations: int | None, seconds: float | None) -> dict:
+    """One game of the search bot in ``seat`` against ticket bots; its moves timed one by one."""
+    searcher = SearchBot.with_budget(iterations, seconds)
+    game = Game(variant.load(SEARCH_VARIANT), [f"P{i + 1}" for i in range(players)], seed)
+    bots = [searcher(seed, i) if i == seat else TicketBot(seed, i) for i in range(players)]
+    times, cpu = [], []
+    while not game.over:
+        s = game.to_act()[0]
+        t0, c0 = time.perf_counter(), time.process_time()
+        action = bots[s].choose(game, s)
+        if s == seat:
+            times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
+        game.apply(s, action)
+    scores = game.result.scores
+    winners = game.result.winners.seats
+    return {
+        "players": players, "seed": seed, "seat": seat, "iterations": searcher.budget.playouts(players), "seconds": seconds,
+        "won": seat in winners, "shared": seat in winners and len(winners) > 1,
+        "scores": [p.total for p in scores],
+        "tickets_done": len(scores[seat].tickets_completed), "tickets_failed": len(scores[seat].tickets_failed),
+        "moves": len(times), "searched": bots[seat].searched, "move_seconds": sum(times), "max_move_seconds": max(times),
+        "move_cpu_seconds": sum(cpu), "max_move_cpu_seconds": max(cpu),
+    }
+
+
+def measure_search(players: int, games: int, seed: int, iterations: int | None, seconds: float | None, workers: int,
+                   out: str | None) -> dict:
+    """``games`` games (seeds ``seed``...), the search bot in seat ``i % players`` of game ``i``."""
+    jobs = [(players, seed + i, i % players, iterations, seconds) for i in range(games)]
+    played = []
+    with cf.ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+        for done in cf.as_completed([pool.submit(search_game, *job) for job in jobs]):
+            row = done.result()
+            played.append(row)
+            if out:
+                with open(out, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(row) + "\n")
+    return summarize_search(played)
+
+
+def summarize_search(played: list[dict]) -> dict:
+    wins = sum(g["won"] for g in played)
+    rate = stats.proportion_ci(wins, len(played))
+    mine = [g["scores"][g["seat"]] for g in played]
+    best_other = [max(s for i, s in enumerate(g["scores"]) if i != g["seat"]) for g in played]
+    moves = sum(g["moves"] for g in played)
+    seeds = sorted(g["seed"] for g in played)
+    return {
+        "variant": f"{SEARCH_VARIANT}@{variant.load(SEARCH_VARIANT).version}",
+        "players": played[0]["players"],
+        "iterations": played[0]["iterations"],
+        "seconds": played[0]["seconds"],
+        "games": len(played),
+        "seeds": _ranges(seeds),
+        "wins": wins,
+        "shared": sum(g["shared"] for g in played),
+        "win_rate": round(rate.mean, 4),
+        "win_rate_ci95": [round(rate.low, 4), round(rate.high, 4)],
+        "search_bot_mean": round(statistics.fmean(mine), 1),
+        "best_ticket_bot_mean": round(statistics.fmean(best_other), 1),
+        "tickets_done": round(statistics.fmean(g["tickets_done"] for g in played), 2),
+        "tickets_failed": round(statistics.fmean(g["tickets_failed"] for g in played), 2),
+        "seconds_per_move": round(sum(g["move_seconds"] for g in played) / moves, 4),
+        "max_seconds_per_move": round(max(g["max_move_seconds"] for g in played), 3),
+        "cpu_seconds_per_move": round(sum(g["move_cpu_seconds"] for g in played) / moves, 4),
+        "max_cpu_seconds_per_move": round(max(g["max_move_cpu_seconds"] for g in played), 3),
+        "searched_share": round(sum(g["searched"] for g in played) / moves, 3),
+        "met": rate.mean >= SEARCH_TARGET and max(g["max_move_cpu_seconds"] for g in played) <= 1.0,
+    }
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Sorted numbers as runs: ``[1, 2, 3, 7]`` is ``"1-3, 7"``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs)
+
+
+def main_search(args) -> int:
+    t0 = time.perf_counter()
+    if args.summarize:
+        games: dict[tuple[int, int], dict] = {}  # a game played by two runs counts once
+        for path in args.summarize.split(","):
+            try:
+                with open(path, encoding="utf-8") as f:
+                    for line in filter(str.strip, f):
+                        game = json.loads(line)
+                        games.setdefault((game["players"], game["seed"]), game)
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                print(f"error: --summarize {path}: {exc}", file=sys.stderr)
+                return 2
+        played = sorted(games.values(), key=lambda g: (g["players"], g["seed"]))
+        if not played:
+            print(f"error: --summarize {args.summarize}: no games in it yet", file=sys.stderr)
+            return 2
+        rows = [summarize_search([g for g in played if g["players"] == p]) for p in sorted({g["players"] for g in played})]
+        args.games = max(r["games"] for r in rows)
+    else:
+        rows = [measure_search(p, args.games, args.seed, args.iterations, args.seconds, args.workers, args.out)
+                for p in args.players]
+    elapsed = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0 if all(r["met"] for r in rows) else 1
+    con = Console(width=160)
+    budget = f"{', '.join(str(r['iterations']) for r in rows)} play-outs per decision"
+    budget += f", at most {args.seconds} s" if args.seconds else ""
+    run = "" if args.summarize else f"; {args.workers} workers, {elapsed:.0f} s"
+    con.print(f"Search bot ({budget}) vs ticket bots, {SEARCH_VARIANT}, its seat rotating{run}; "
+              f"load average now {os.getloadavg()[0]:.1f} on {simulate.local_cores()} cores")
+    table = Table()
+    for col in ("players", "games", "seeds", "win rate [95% CI]", "shared wins", "search bot mean", "best ticket bot mean",
+                "tickets done/failed", "s/move mean (CPU)", "s/move max (CPU)", "moves searched",
+                f">= {SEARCH_TARGET:.0%}"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        lo, hi = r["win_rate_ci95"]
+        table.add_row(str(r["players"]), str(r["games"]), r["seeds"], f"{r['win_rate']:.1%} [{lo:.1%}, {hi:.1%}]", str(r["shared"]),
+                      f"{r['search_bot_mean']:.1f}", f"{r['best_ticket_bot_mean']:.1f}",
+                      f"{r['tickets_done']:.2f} / {r['tickets_failed']:.2f}",
+                      f"{r['seconds_per_move']:.3f} ({r['cpu_seconds_per_move']:.3f})",
+                      f"{r['max_seconds_per_move']:.2f} ({r['max_cpu_seconds_per_move']:.2f})",
+                      f"{r['searched_share']:.0%}", "yes" if r["met"] else "NO")
+    con.print(table)
+    return 0 if all(r["met"] for r in rows) else 1
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=500, help="games per variant (default 500)")
+    ap.add_argument("--games", type=int, default=None, help="games per variant (default 500) or, with --search, "
+                    "per player count (default 200)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=simulate.local_cores())
     ap.add_argument("--variants", default=None, help="comma-separated (default: every installed variant)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--search", action="store_true", help="measure the search bot against ticket bots instead")
+    ap.add_argument("--players", default="4,2", help="with --search: player counts, comma-separated (default 4,2)")
+    ap.add_argument("--iterations", type=int, default=None,
+                    help="with --search: play-outs per decision (default: the bot's own, 48 / players)")
+    ap.add_argument("--seconds", type=float, default=None, help="with --search: at most this long per decision")
+    ap.add_argument("--out", default=None, help="with --search: append a JSON line per finished game to this file")
+    ap.add_argument("--summarize", default=None, metavar="FILE[,FILE...]",
+                    help="with --search: print the table of the games in these files (written by --out) instead of "
+                         "playing; a seed found twice counts once")
     args = ap.parse_args()
+    if args.search:
+        args.games = args.games or 200
+        args.players = [int(p) for p in args.players.split(",")]
+        return main_search(args)
+    args.games = args.games or 500
     ids = args.variants.split(",") if args.variants else sorted(variant.available())
     rows = []
     t0 = time.perf_counter()

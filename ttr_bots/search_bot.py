@@ -1,0 +1,210 @@
+"""The search bot: determinised Monte Carlo search over a shortlist of moves, played out by ticket bots.
+
+At a decision that matters, it lists a few candidate moves, the ticket bot's own move first, and
+samples full games consistent with what its seat sees (:mod:`ttr_bots.sampling`: the others'
+hands and tickets and the deck dealt anew, from its view only). In each sampled game it plays each
+candidate, then the game on to its end with ticket-seeking bots in every seat (itself included),
+and scores the play-out by its margin over the best other player (a win counts ``WIN_POINTS``
+more). Every candidate is played on the same sampled games by the same bots (common random
+numbers), so that the difference between two candidates is not the luck of the deal. It takes the
+candidate that gains most over the ticket bot's move, if it gains clearly: by ``CONFIDENCE``
+standard errors of the per-game differences. Otherwise it plays the ticket bot's move: with few
+play-outs a noisy winner would often be a worse move.
+
+Candidates:
+
+* **tickets to keep**: every offer (the ticket bot judges offers by a plan; here they are played
+  out, against the routes the others take);
+* **a turn**: the ticket bot's move; drawing new tickets instead of cards while the plan leaves
+  trains to spare; the longest claim it can pay if 5 spaces or more; near the end of the game
+  (8 trains or fewer, anyone's), the 4 longest claims, since play-outs are short by then;
+* other decisions (a second card, a tunnel's extra cards) are the ticket bot's, unsearched.
+
+Budget (:class:`Budget`): ``iterations`` play-outs per decision, spread evenly over its candidates
+(at least ``MIN_WORLDS`` sampled games each; by default 48 divided by the number of players, as a
+play-out's cost grows with them); deterministic, so a game is reproduced from its seed.
+``seconds`` optionally caps each decision's time too (a game is then no longer reproducible, as it
+depends on the machine's speed). :meth:`SearchBot.with_budget` makes a class with another budget,
+for ``local_bots`` or a benchmark.
+
+Fairness: it reads only its view, its legal actions and the public map, and samples the rest; its
+own generator, seeded from the game seed and its seat, draws the samples. It never uses the game's
+generator.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+import attrs
+
+from ttr_core.actions import Action
+from ttr_core.game import Game
+from ttr_bots.sampling import sample
+from ttr_bots.ticket_bot import TicketBot, read_view
+
+#: play-outs per decision by default: this many divided by the number of players, since a play-out
+#: costs about as many actions as there are players (24 in 2-player games, 12 in 4-player ones;
+#: a move then takes under a second, see the README)
+PLAYOUTS_TIMES_PLAYERS = 48
+#: a claim of this many spaces or more is tried besides the ticket bot's move (the longest one)
+LONG_CLAIM = 5
+#: drawing new tickets is tried with this many trains or more, when the plan left needs at most
+#: this share of them
+MIN_TRAINS_FOR_TICKETS = 12
+PLAN_SHARE_FOR_TICKETS = 0.5
+#: with this many trains left (its own or anyone's) the game is near its end: the longest
+#: ``LATE_CLAIMS`` claims are all tried
+LATE_TRAINS = 8
+LATE_CLAIMS = 4
+#: sampled games per decision at least (a spread needs two)
+MIN_WORLDS = 2
+#: another move replaces the ticket bot's only if it gains this many standard errors on average
+#: (for many sampled games; a few need more, as their spread is itself uncertain: Student's t)
+CONFIDENCE = 2.0
+#: a play-out stops after this many actions (a game of bots ends long before)
+MAX_ACTIONS = 5_000
+#: points a won play-out counts for, on top of the margin
+WIN_POINTS = 10
+
+
+@attrs.frozen
+class Budget:
+    """How long the bot thinks about one decision: play-outs, and an optional time cap."""
+
+    iterations: int | None = None  # None: PLAYOUTS_TIMES_PLAYERS divided by the number of players
+    seconds: float | None = None
+
+    def playouts(self, players: int) -> int:
+        """Play-outs per decision in a game of ``players``."""
+        return self.iterations if self.iterations is not None else max(1, PLAYOUTS_TIMES_PLAYERS // players)
+
+
+class SearchBot:
+    """Searches a shortlist of moves by playing sampled games out with ticket bots (determinised Monte Carlo)."""
+
+    name = "search"
+    budget = Budget()
+
+    def __init__(self, seed: int, seat: int):
+        self.seat = seat
+        self.rng = random.Random(f"search-bot:{seed}:{seat}")
+        self.base = TicketBot(seed, seat)  # the default move, and the source of candidates
+        self.searched = 0  # decisions searched, for the benchmark
+        self.playouts = 0
+
+    @classmethod
+    def with_budget(cls, iterations: int | None = None, seconds: float | None = None) -> type[SearchBot]:
+        """A search bot class thinking ``iterations`` play-outs (None: the default for the number of
+        players) and at most ``seconds`` (None: no cap) per decision."""
+        return type(cls.__name__, (cls,), {"budget": Budget(iterations, seconds)})
+
+    # --- choosing ---------------------------------------------------------------------------
+
+    def choose(self, game: Game, seat: int) -> Action:
+        default = self.base.choose(game, seat)
+        candidates = self.candidates(game, seat, default)
+        if len(candidates) < 2:
+            return default
+        seed = self.rng.getrandbits(64)  # drawn whatever happens next, so later decisions do not shift
+        return self.search(game, seat, candidates, random.Random(seed))
+
+    def candidates(self, game: Game, seat: int, default: Action) -> list[Action]:
+        """The moves worth searching, the ticket bot's first; one only when there is nothing to search."""
+        legal = [a for a in game.legal_actions(seat) if a.kind != "resign"]
+        kinds = {a.kind for a in legal}
+        if "keep-tickets" in kinds:
+            return _unique([default, *(a for a in legal if a.kind == "keep-tickets")])
+        view = game.view(seat)
+        if view["players"][seat]["decision"] is not None:
+            return [default]
+        board = game.board
+        seen = read_view(view, board)
+        claims = [a for a in legal if a.kind == "claim-route"]
+        out = [default]
+        if "draw-tickets" in kinds and default.kind == "draw-card" and seen.trains >= MIN_TRAINS_FOR_TICKETS:
+            plan = self.base.plan_for(board, seen, claims)
+            if plan.cost <= seen.trains * PLAN_SHARE_FOR_TICKETS:
+                out.append(next(a for a in legal if a.kind == "draw-tickets"))
+        late = seen.final_round or seen.trains <= LATE_TRAINS or seen.min_other_trains <= LATE_TRAINS
+        if late:  # the last turns: play-outs are short, and the points of each claim are what counts
+            out += _longest_claims(game, view, claims, LATE_CLAIMS)
+        else:
+            out += [c for c in _longest_claims(game, view, claims, 1) if _length(game, c) >= LONG_CLAIM]
+        return _unique(out)
+
+    def search(self, game: Game, seat: int, candidates: Sequence[Action], rng: random.Random) -> Action:
+        """The candidate that beats the ticket bot's move (``candidates[0]``) by most over the same
+        sampled play-outs, if it does so clearly (by ``CONFIDENCE`` standard errors); else that move."""
+        self.searched += 1
+        budget = self.budget
+        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        worlds = max(MIN_WORLDS, budget.playouts(len(game.state.players)) // len(candidates))
+        values: list[list[float]] = [[] for _ in candidates]
+        for _ in range(worlds):
+            world, bots_seed = sample(game, seat, rng), rng.getrandbits(32)
+            for i, candidate in enumerate(candidates):
+                values[i].append(self.playout(world, seat, candidate, bots_seed))
+            if deadline is not None and len(values[0]) >= MIN_WORLDS and time.perf_counter() > deadline:
+                break
+        best, best_gain = 0, 0.0
+        for i in range(1, len(candidates)):
+            gains = [v - d for v, d in zip(values[i], values[0])]
+            mean = statistics.fmean(gains)
+            error = statistics.stdev(gains) / len(gains) ** 0.5
+            if mean > _critical(len(gains)) * error and mean > best_gain:
+                best, best_gain = i, mean
+        return candidates[best]
+
+    def playout(self, world: Game, seat: int, first: Action, bots_seed: int) -> float:
+        """``seat``'s margin over the best other player (plus ``WIN_POINTS`` for a win) after playing
+        ``first`` in a copy of ``world`` and the game on with ticket bots."""
+        self.playouts += 1
+        sim = world.clone()
+        sim.apply(seat, first)
+        bots = [TicketBot(bots_seed, s) for s in range(len(sim.state.players))]
+        for _ in range(MAX_ACTIONS):
+            if sim.over:
+                break
+            s = sim.to_act()[0]
+            sim.apply(s, bots[s].choose(sim, s))
+        else:
+            return 0.0
+        totals = [p.total for p in sim.result.scores]
+        best_other = max(t for i, t in enumerate(totals) if i != seat)
+        won = seat in sim.result.winners.seats
+        return totals[seat] - best_other + (WIN_POINTS if won else 0)
+
+
+def _critical(n: int) -> float:
+    """``CONFIDENCE`` standard errors, widened for ``n`` games as Student's t with ``n - 1`` degrees
+    of freedom is (Cornish-Fisher expansion): 7.6 for 2 games, 3.2 for 4, 2.3 for 10."""
+    z, df = CONFIDENCE, max(1, n - 1)
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
+
+
+def _unique(actions: Sequence[Action]) -> list[Action]:
+    return list(dict.fromkeys(actions))
+
+
+def _longest_claims(game: Game, view: dict, claims: list[Action], k: int) -> list[Action]:
+    """One payment for each of the ``k`` longest routes claimable: the fewest locomotives, of the
+    colour the hand holds most of."""
+    hand = view["you"]["hand"]
+    board = game.board
+    best: dict[str, Action] = {}
+    for c in claims:
+        key = (c.locomotives, getattr(c, "triples", 0), -hand.get(c.color or "", 0), c.color or "")
+        old = best.get(c.route)
+        if old is None or key < (old.locomotives, getattr(old, "triples", 0), -hand.get(old.color or "", 0), old.color or ""):
+            best[c.route] = c
+    ranked = sorted(best.values(), key=lambda c: (-board.routes[board.route_index[c.route]].length, c.route))
+    return ranked[:k]
+
+
+def _length(game: Game, claim: Action) -> int:
+    board = game.board
+    return board.routes[board.route_index[claim.route]].length
