@@ -69,6 +69,21 @@ def post_json(base: str, path: str, body, token: str | None = None):
         return json.load(r)
 
 
+HURRY = ("claim-route", "pay-tunnel", "draw-card", "keep-tickets", "draw-tickets")
+
+
+def hurried_choice(legal: list[dict]) -> dict:
+    """A player in a hurry, from a seat's legal actions over the API: claims whenever it can, else
+    draws; keeps the most tickets (games reach their end quickly)."""
+    for kind in HURRY:
+        options = [a for a in legal if a["kind"] == kind]
+        if kind == "keep-tickets" and options:
+            return max(options, key=lambda a: len(a["tickets"]))
+        if options:
+            return options[0]
+    return legal[0]
+
+
 # --- a server process --------------------------------------------------------------------------
 
 

@@ -17,14 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from server_kit import CHROMIUM, CHROMIUM_ARGS, get_json, need, post_json, server_process
+from server_kit import CHROMIUM, CHROMIUM_ARGS, get_json, hurried_choice, need, post_json, server_process
 from ttr_core import variant
 
 playwright = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 MAPS = {"usa": "usa", "europe": "europe", "ussr": "ussr"}  # a variant per shipped map
-PREFERENCE = ("claim-route", "pay-tunnel", "draw-card", "keep-tickets", "draw-tickets")
 
 LABEL_BOXES = """() => [...document.querySelectorAll('#board text.label')].map(t => {
   const b = t.getBBox(); return {name: t.dataset.city, x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height}; })"""
@@ -38,14 +37,7 @@ def _create(base, variant_id, seed, bot="ticket"):
 
 def _hurry(snap):
     """Ada in a hurry: claims whenever she can, else draws; keeps the most tickets."""
-    legal = snap["legal"]
-    for kind in PREFERENCE:
-        options = [a for a in legal if a["kind"] == kind]
-        if kind == "keep-tickets" and options:
-            return max(options, key=lambda a: len(a["tickets"]))
-        if options:
-            return options[0]
-    return legal[0]
+    return hurried_choice(snap["legal"])
 
 
 def _play_ada(base, game, until=lambda snap: snap["view"]["phase"] == "over", pick=_hurry, limit=3000):

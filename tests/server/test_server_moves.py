@@ -9,11 +9,10 @@ import re
 
 import pytest
 
-from server_kit import bearer
+from server_kit import bearer, hurried_choice
 from ttr_core import variant
 
 TWO = [{"name": "Ada"}, {"name": "Bob"}]
-PREFERENCE = ("claim-route", "pay-tunnel", "draw-card", "keep-tickets", "draw-tickets")
 
 
 def create(client, variant_id="usa", seats=TWO, **extra) -> dict:
@@ -43,18 +42,7 @@ def act(client, game, seat, action, version):
     return r.json()
 
 
-def choose(legal: list[dict]) -> dict:
-    """A player in a hurry: claims whenever it can, else draws; keeps the most tickets."""
-    for kind in PREFERENCE:
-        options = [a for a in legal if a["kind"] == kind]
-        if kind == "keep-tickets" and options:
-            return max(options, key=lambda a: len(a["tickets"]))
-        if options:
-            return options[0]
-    return legal[0]
-
-
-def play(client, game, stop=lambda version: False, watch=None, pick=choose) -> None:
+def play(client, game, stop=lambda version: False, watch=None, pick=hurried_choice) -> None:
     """Both seats played through the API until the game is over (or ``stop``); ``watch(seat,
     before, action, after)`` sees each of them."""
     for _ in range(2000):
@@ -122,7 +110,7 @@ def test_no_card_drawn_blind_and_no_ticket_is_named(client):
 
     def pick(legal):  # now and then, tickets
         tickets = [a for a in legal if a["kind"] == "draw-tickets"]
-        return tickets[0] if tickets and len(blind) % 7 == 3 else choose(legal)
+        return tickets[0] if tickets and len(blind) % 7 == 3 else hurried_choice(legal)
 
     play(client, game, watch=watch, pick=pick)
     turns = moves(client, game)["moves"]

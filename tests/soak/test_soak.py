@@ -2,7 +2,8 @@
 
 Game ``k`` of the plan is fully determined by ``k``: the variant (``available()`` in turn), the
 player count (cycling over the variant's range), the seed (``k``) and the bots (every bot of
-``ttr_bots.names()``, mixed over the seats). After every action the invariants must hold
+``ttr_bots.names()``, mixed over the seats; bots that search play one game in ten, with their
+smallest budget). After every action the invariants must hold
 (``testing.invariant_problems``); after every game: a result with winners among the active seats,
 no view leaking (``testing.view_leaks``), and the record must replay, through its JSON text, to
 the same bytes.
@@ -27,10 +28,18 @@ import pytest
 
 from ttr_core import record, variant
 from ttr_kit import testing
-from ttr_bots import names as bot_names, play_game
+from ttr_bots import local_bots, names as bot_names, play_game
+from ttr_bots.search_bot import SearchBot
 
 SLICE = 500
 FULL = 10_000
+
+#: Bots that search play here with their smallest budget, under another name: a soak checks the
+#: rules under every kind of player, not the search's strength, and a full budget would make one
+#: game cost seconds (``tests/test_search_bot.py`` plays the default budget in every variant).
+SMALLEST_BUDGET = {"search": ("search-soak", SearchBot.with_budget(iterations=1))}
+#: ... and sit in one game of this many (every bot in turn), the others mixing the other bots.
+SEARCHING_EVERY = 10
 
 
 def plan(k: int) -> tuple[str, int, int, tuple[str, ...]]:
@@ -41,6 +50,8 @@ def plan(k: int) -> tuple[str, int, int, tuple[str, ...]]:
     lo, hi = rs.players.min, rs.players.max
     players = lo + (k // len(variants)) % (hi - lo + 1)
     names = bot_names()
+    if k % SEARCHING_EVERY:  # most games: the bots that do not search, which play in milliseconds
+        names = [n for n in names if n not in SMALLEST_BUDGET]
     bots = tuple(names[(k + seat) % len(names)] for seat in range(players))
     return vid, players, k, bots
 
@@ -58,8 +69,10 @@ def play_one(k: int) -> dict:
         if problems:
             raise AssertionError(f"after action {len(game.log)} ({action.kind} by seat {seat}): {'; '.join(problems)}")
 
+    playing = tuple(SMALLEST_BUDGET[b][0] if b in SMALLEST_BUDGET else b for b in bots)
     try:
-        game = play_game(variant.load(vid), players, seed, bots, on_action=check)
+        with local_bots(dict(SMALLEST_BUDGET.values())):
+            game = play_game(variant.load(vid), players, seed, playing, on_action=check)
         assert game.over and game.result is not None, "the game did not end"
         winners = set(game.result.winners.seats)
         active = set(game.active_seats()) or set(range(players))
