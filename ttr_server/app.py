@@ -251,6 +251,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     hub = Hub()
     service = GameService(engine, bot_delay=settings.bot_delay, cache_size=settings.cache_size,
                           notify=hub.notify, run_bots=settings.run_bots)
+    lobby = Lobby(service)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -258,7 +259,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if service.bots is not None:
             for game_id in await run_in_threadpool(service.bot_games):
                 service.bots.kick(game_id)
-        sweeper = asyncio.create_task(_expire_games(service, settings.expire_after)) if settings.expire_after else None
+        sweeper = asyncio.create_task(_expire_games(service, lobby, settings.expire_after)) if settings.expire_after else None
         try:
             yield
         finally:
@@ -289,7 +290,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     admit = _admission(service, settings)
     _api(app, service, hub, settings, engine, admit)
     _game_page_api(app, service)
-    app.include_router(lobby_api.router(Lobby(service), token=_token, errors=_ERRORS, admit=admit))
+    app.include_router(lobby_api.router(lobby, token=_token, errors=_ERRORS, admit=admit))
     _pages(app)
     return app
 
@@ -581,19 +582,22 @@ def _status(game_id: str, st: Status) -> dict[str, Any]:
             "ended": st.ended}
 
 
-async def _expire_games(service: GameService, idle_seconds: float) -> None:
-    """End unfinished games with no move for ``idle_seconds`` (and release their bots), looking
-    every few minutes (every quarter of ``idle_seconds`` when that is shorter)."""
+async def _expire_games(service: GameService, lobby: Lobby, idle_seconds: float) -> None:
+    """End unfinished games with no move for ``idle_seconds`` (and release their bots), and remove
+    lobby games nobody joined for as long, looking every few minutes (every quarter of
+    ``idle_seconds`` when that is shorter)."""
     every = max(min(idle_seconds / 4, 300.0), 0.05)
     while True:
         await asyncio.sleep(every)
         try:
             ended = await run_in_threadpool(service.expire, idle_seconds)
+            unfilled = await run_in_threadpool(lobby.expire, idle_seconds)
         except Exception as exc:  # noqa: BLE001 - the sweep tries again later; the server goes on
             log.warning("the expiry sweep failed: %s", type(exc).__name__)
             continue
-        if ended:
-            log.info("expired %d games with no move for %.0f s", len(ended), idle_seconds)
+        if ended or unfilled:
+            log.info("expired %d games with no move and %d lobby games nobody joined for %.0f s",
+                     len(ended), len(unfilled), idle_seconds)
 
 
 async def _stream(request: Request, service: GameService, hub: Hub, settings: Settings, game_id: str, first: Status):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import time
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
@@ -152,6 +153,39 @@ class Lobby:
         game = LobbyGame(game_id, row["variant"], row["rules_version"], listed, now, full,
                          tuple(LobbySeat(i, name, bot) for i, (name, bot) in enumerate(seats)))
         return Opened(game, host, tokens, invitations)
+
+    # --- expiry -------------------------------------------------------------------------------
+
+    def expire(self, idle_seconds: float) -> list[str]:
+        """Remove the games still waiting for players that nobody opened or joined for
+        ``idle_seconds`` (their invitations stop working); the ids removed. Games already
+        started are the service's to expire (``GameService.expire``)."""
+        cutoff = datetime.fromtimestamp(time.time() - idle_seconds, timezone.utc)
+        g, s = db.lobby_games, db.lobby_seats
+        recent = sa.select(s.c.game_id).where(s.c.game_id == g.c.id, s.c.joined_at >= cutoff).exists()
+        with self.service.reads.connect() as conn:
+            ids = [r.id for r in conn.execute(
+                sa.select(g.c.id).where(g.c.started_at.is_(None), g.c.created_at < cutoff, ~recent)).all()]
+        return [game_id for game_id in ids if self.service.commits.run(game_id, self._remove_unstarted(game_id, cutoff))]
+
+    @staticmethod
+    def _remove_unstarted(game_id: str, cutoff: datetime):
+        def write(conn: sa.Connection) -> bool:
+            try:
+                _lock(conn, game_id)  # a join in progress finishes first; then the game is no longer idle
+            except NotFound:  # removed meanwhile (another server process's sweep)
+                return False
+            g, s = db.lobby_games, db.lobby_seats
+            idle = conn.execute(sa.select(g.c.id).where(
+                g.c.id == game_id, g.c.started_at.is_(None),
+                ~sa.select(s.c.game_id).where(s.c.game_id == game_id, s.c.joined_at >= cutoff).exists())).first()
+            if idle is None:
+                return False
+            conn.execute(sa.delete(s).where(s.c.game_id == game_id))
+            conn.execute(sa.delete(g).where(g.c.id == game_id))
+            return True
+
+        return write
 
     # --- reading ------------------------------------------------------------------------------
 

@@ -145,6 +145,21 @@ def test_seats_are_taken_once_when_many_join_at_the_same_moment(make_client, dat
             assert server.get(f"/api/games/{j.game_id}", headers=bearer(j.token)).json()["seat"] == j.seat
 
 
+def test_a_lobby_game_nobody_joins_expires_and_its_invitation_stops_working(make_client):
+    client = make_client(expire_after=2.0)
+    waiting = open_game(client, listed=True)
+    started = open_game(client, seats=[{"name": "Ada"}, {}])
+    assert join(client, started, "Bob", invitation(started, 1)).status_code == 200  # dealt: the service's now
+    assert waiting["game"]["game"] in listing(client)
+    deadline = time.monotonic() + 15
+    while waiting["game"]["game"] in listing(client) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert waiting["game"]["game"] not in listing(client)
+    assert client.get(f"/api/lobby/{waiting['game']['game']}").status_code == 404
+    assert join(client, waiting, "Bob", invitation(waiting, 1)).status_code == 404
+    assert client.get(f"/api/games/{started['game']['game']}").status_code == 200  # a started game stays
+
+
 def test_a_game_with_a_bot_starts_and_the_bot_plays_once_the_seats_are_taken(client):
     opened = open_game(client, [{}, {"name": "Robo", "bot": "random"}])
     gid = opened["game"]["game"]
