@@ -91,7 +91,10 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("ttr compare wor vs wor-legacy, ticket bots 4p, run twice", "compare", {"games": 16}),
     ("replay, usa 4p records", "replay", {"games": 40}),
     ("ttr replay FOLDER, usa 4p records", "replay_files", {"count": 1000}),
-    ("usa 4p random with a plugin from outside the package", "outside_plugin", {"games": 40}),
+    ("usa 4p random with a deterministic plugin from outside the package", "outside_plugin",
+     {"games": 40, "deterministic": True}),
+    ("usa 4p random with a plugin from outside the package, not deterministic", "outside_plugin",
+     {"games": 40, "deterministic": False}),
     ("longest path, Europe, random networks ≤ 45 cars", "longest", {"networks": 1000}),
     ("end-of-game scoring, europe 4p × 3 stations", "scoring", {}),
     ("memory per live game, usa 4p after 100 actions", "memory", {}),
@@ -185,20 +188,17 @@ class Child:
             ok = False
         return {"inside": inside, "command": command, "ok": ok, "count": count}
 
-    def outside_plugin(self, name, games):
+    def outside_plugin(self, name, games, deterministic):
         from ttr_bots import play_game
         from ttr_core import variant
 
         if name not in self.prepared:
-            from bench.run import _HouseRule
+            from bench.run import HOUSE_RULES, house_rule_variant
             from ttr_core.manager import local_plugins
 
             folder = Path(self.exit.enter_context(tempfile.TemporaryDirectory()))
-            self.exit.enter_context(local_plugins({"bench-house-rule": _HouseRule}))
-            path = folder / "usa-house.toml"
-            path.write_text('id = "usa-house"\ntitle = "usa and a house rule"\nextends = "usa"\n'
-                            '[versions.1]\nadd_plugins = ["bench-house-rule"]\n', encoding="utf-8")
-            rulesets = (variant.load("usa"), variant.load(str(path)))
+            self.exit.enter_context(local_plugins(HOUSE_RULES))
+            rulesets = (variant.load("usa"), variant.load(str(house_rule_variant(folder, deterministic))))
             for rs in rulesets:
                 play_game(rs, 4, 0)
             self.prepared[name] = rulesets

@@ -77,26 +77,43 @@ def bench_games(variant_id: str, players: int, games: int, bot: str, rounds: int
 
 
 class _HouseRule(Plugin):
-    """A plugin from outside this package that changes nothing: what it costs a game to have one
-    (such games keep a snapshot of the state before each action, see ``Game.apply``)."""
+    """A plugin from outside this package that changes nothing and does not declare itself
+    deterministic: what it costs a game to have one (such games copy their state after each action
+    that consults the plugin, here once per turn, see ``Game.apply``)."""
 
     @hookimpl
     def ttr_turn_ended(self, game):
         return None
 
 
-def bench_outside_plugin(games: int, rounds: int) -> dict:
+class _DeterministicHouseRule(_HouseRule):
+    """The same, declaring what a house rule usually is: deterministic (no copies)."""
+
+    deterministic = True
+
+
+def house_rule_variant(folder: Path, deterministic: bool) -> Path:
+    """A variant file: usa and one of the house rules above (``local_plugins`` must offer it)."""
+    name = "bench-house-rule-deterministic" if deterministic else "bench-house-rule"
+    path = folder / f"usa-{name}.toml"
+    path.write_text(f'id = "usa-{name}"\ntitle = "usa and a house rule"\nextends = "usa"\n'
+                    f'[versions.1]\nadd_plugins = ["{name}"]\n', encoding="utf-8")
+    return path
+
+
+HOUSE_RULES = {"bench-house-rule": _HouseRule, "bench-house-rule-deterministic": _DeterministicHouseRule}
+
+
+def bench_outside_plugin(games: int, rounds: int, deterministic: bool) -> dict:
     import tempfile
 
     from ttr_core.manager import local_plugins
 
-    with tempfile.TemporaryDirectory() as tmp, local_plugins({"bench-house-rule": _HouseRule}):
-        path = Path(tmp) / "usa-house.toml"
-        path.write_text('id = "usa-house"\ntitle = "usa and a house rule"\nextends = "usa"\n'
-                        '[versions.1]\nadd_plugins = ["bench-house-rule"]\n', encoding="utf-8")
+    with tempfile.TemporaryDirectory() as tmp, local_plugins(HOUSE_RULES):
+        path = house_rule_variant(Path(tmp), deterministic)
         variant.load(str(path))
         row = bench_games(str(path), 4, games, "random", rounds)
-    row["case"] = "usa 4p random, with a plugin from outside the package"
+    row["case"] = f"usa 4p random, with a plugin from outside the package ({'' if deterministic else 'not '}deterministic)"
     return row
 
 
@@ -429,7 +446,7 @@ def main() -> None:
     fast, slow = _reference_loop()
     con.print(f"reference loop (1,000,000 additions in Python): {fast * 1e3:.0f} ms fastest of 5, {slow * 1e3:.0f} ms slowest")
     con.print(_table("Full games, random bots, 1 process", [bench_games(v, p, games, "random", rounds) for v, p in GAME_CASES]
-                           + [bench_outside_plugin(games, rounds)]))
+                           + [bench_outside_plugin(games, rounds, d) for d in (True, False)]))
     con.print(_table("Full games, ticket-seeking bots", [bench_games(v, p, max(games // 5, 4), "ticket", rounds) for v, p in GAME_CASES]))
     con.print(_table("Longest path", bench_longest(args.quick)))
     con.print(_table("End-of-game scoring with stations", bench_station_scoring()))

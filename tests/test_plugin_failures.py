@@ -294,3 +294,76 @@ def test_a_failure_while_undoing_a_failure_still_leaves_the_game_as_it_was(tmp_p
         assert_unchanged(game, before)
         game.apply(game.state.current, DrawCard(None))  # and the game goes on
         testing.assert_invariants(game)
+
+
+class AcceptsEachClaimOnce(Plugin):
+    """A service outside the game that approves each claim once: asked again about a claim it has
+    approved (as a replay of the log would ask), it refuses. It is not deterministic."""
+
+    approved: ClassVar[set] = set()
+
+    @hookimpl
+    def ttr_route_claimed(self, game):
+        claim = (game.seed, len(game.log), tuple(game.state.owner))
+        if claim in AcceptsEachClaimOnce.approved:
+            raise RuntimeError("this claim was approved already")
+        AcceptsEachClaimOnce.approved.add(claim)
+
+
+class FailsAt(Plugin):
+    """Fails a card drawn when the log has ``at`` actions: deterministic (the replay of the actions
+    before never fails)."""
+
+    deterministic = True
+    at: ClassVar[int] = 10**9
+
+    @hookimpl
+    def ttr_card_taken(self, game):
+        if len(game.log) == FailsAt.at:
+            raise RuntimeError("no more cards")
+
+
+def test_a_failure_long_after_a_claim_the_log_cannot_replay_is_undone_exactly(tmp_path):
+    """Claims consult a plugin whose answers cannot be replayed; later, a card draw fails in
+    another plugin, several actions after the last claim. The game comes back to just before that
+    draw (from its copy after the last claim, not by replaying claims the service now refuses)."""
+    AcceptsEachClaimOnce.approved, FailsAt.at = set(), 10**9
+    with manager.local_plugins({"approvals": AcceptsEachClaimOnce, "draw-trouble": FailsAt}):
+        game = new_game(variant_with(tmp_path, "usa", "approvals", "draw-trouble"), players=2)
+        bots = [bot_class("random")(game.seed, s) for s in range(2)]
+        while sum(len(p.routes) for p in game.state.players) < 3:  # claims approved, cards drawn
+            game.apply(*bot_step(game, bots))
+        claims = len(game.log)
+        seat = game.state.current
+        while len(game.log) < claims + 4 or not any(a.kind == "draw-card" for a in game.legal_actions(seat)):
+            seat, action = bot_step(game, bots)
+            if action.kind != "claim-route":
+                game.apply(seat, action)
+            seat = game.state.current
+        before = testing.state_text(game), len(game.log)
+        FailsAt.at = len(game.log)
+        with pytest.raises(PluginFailed) as failure:
+            game.apply(seat, DrawCard(None))
+        FailsAt.at = 10**9
+        assert failure.value.plugin == "draw-trouble"
+        assert_unchanged(game, before)
+        game.apply(seat, DrawCard(None))  # and the game goes on
+        testing.assert_invariants(game)
+
+
+def test_a_failure_in_a_determinized_game_keeps_its_own_deal(tmp_path):
+    """A determinized copy (a search bot's sampled game) that fails an action comes back to its
+    own dealt cards, not to the real game's."""
+    import random
+
+    FailsAt.at = 10**9
+    with manager.local_plugins({"draw-trouble": FailsAt}):
+        game = testing.keep_all_starting_tickets(new_game(variant_with(tmp_path, "usa", "draw-trouble")))
+        sampled = game.determinize(game.state.current, random.Random(7))
+        assert testing.state_text(sampled) != testing.state_text(game)
+        before = testing.state_text(sampled), len(sampled.log)
+        FailsAt.at = len(sampled.log)
+        with pytest.raises(PluginFailed):
+            sampled.apply(sampled.state.current, DrawCard(None))
+        FailsAt.at = 10**9
+        assert_unchanged(sampled, before)

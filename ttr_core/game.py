@@ -106,7 +106,11 @@ class Game(TableOperations):
         self._shared = shared
         self.pm, self.hook, self.registry = shared.pm, shared.hook, shared.registry
         self.deck_counts, self.cards, self._points = shared.deck_counts, shared.cards, shared.points
-        self._snapshots, self._answers = shared.snapshots, shared.answers
+        self._answers, self._watch = shared.answers, shared.watch
+        #: a copy of the state after the last action that consulted a plugin that may not replay
+        #: (``(state, generator, result)``, length of the log then); None before one is needed
+        self._checkpoint: tuple | None = None
+        self._seen: object = None  # the watch's token when the checkpoint was taken
 
     def _new_state(self, players: Sequence[str]) -> GameState:
         counts = self.deck_counts
@@ -198,26 +202,25 @@ class Game(TableOperations):
     def apply(self, seat: int, action: Action) -> None:
         """Apply ``seat``'s action, or raise an ``IllegalAction`` and leave the game unchanged."""
         logged = len(self.log)
+        watch = self._watch
+        if watch is not None:
+            self._keep_checkpoint(watch, logged)
         try:
             reg = self._admit(seat, action)
         except IllegalAction:
             raise  # checks change nothing
         except Exception as exc:  # a plugin failed while the action was checked (checks change nothing)
             raise self._blame(exc, seat, action) from exc
-        snapshot = self._snapshot() if self._snapshots else None
         try:
+            if watch is not None and reg.plugin in watch.plugins:
+                watch.consulted()
             reg.handler.apply(self, seat, action)
             self.log.append((seat, action))
             self._advance(seat, action)
         except BaseException as exc:
-            # blame before rebuilding: the blame recognises this game's plugin instances
+            # blame before undoing: the blame recognises this game's plugin instances
             failure = None if isinstance(exc, IllegalAction | KeyboardInterrupt) else self._blame(exc, seat, action)
-            try:
-                self._rebuild(logged)
-            except Exception:
-                if snapshot is None:
-                    raise
-                self._restore(snapshot, logged)  # the log no longer replays: back to the snapshot
+            self._undo(logged)
             if failure is None:
                 raise
             raise failure from exc
@@ -318,6 +321,33 @@ class Game(TableOperations):
 
     # --- failure -------------------------------------------------------------------------------
 
+    def _keep_checkpoint(self, watch, logged: int) -> None:
+        """Copy the state if a plugin that may not replay was consulted since the last copy (checks
+        included: they run again in a replay); the actions after a copy then replay exactly."""
+        token = watch.token
+        if token is not self._seen:
+            self._seen = token
+            copied = self._snapshot()
+            self._checkpoint = None if copied is None else (copied, logged)
+
+    def _undo(self, upto: int) -> None:
+        """Back to the state before the failed action, the ``upto``-th of the log: replay the log
+        from the last checkpoint (every action since consulted only plugins that replay exactly),
+        or from the start where there is none (every plugin is deterministic, or the state could
+        not be copied)."""
+        if self._checkpoint is None:
+            self._rebuild(upto)
+            return
+        (state, (rng, sharers), result), at = self._checkpoint
+        fresh = object.__new__(Game)
+        fresh.__dict__.update(self.__dict__)
+        sharers[0] += 1  # the checkpoint stays usable: whoever draws first copies the generator
+        fresh.state, fresh._rng, fresh._rng_sharers, fresh.result = state.copy(), rng, sharers, result
+        fresh.log, fresh.memo = self.log[:at], {}
+        for seat, action in self.log[at:upto]:
+            fresh.apply(seat, action)
+        self.__dict__.update(fresh.__dict__)
+
     def _rebuild(self, upto: int) -> None:
         """Restore the state before the failed action by replaying the first ``upto`` actions of the
         log (the failed action may have been logged already): the log is the truth."""
@@ -333,10 +363,6 @@ class Game(TableOperations):
             return self.state.copy(), self._share_rng(), self.result
         except Exception:  # noqa: BLE001 - state a plugin made uncopyable: the log is all there is
             return None
-
-    def _restore(self, snapshot: tuple, logged: int) -> None:
-        self.state, (self._rng, self._rng_sharers), self.result = snapshot
-        del self.log[logged:]
 
     def _blame(self, exc: BaseException, seat: int | None, action: Action | None, doing: str | None = None):
         return manager.blame(self.pm, exc, seat, action, doing)
@@ -365,6 +391,8 @@ class Game(TableOperations):
         twin = self.clone()
         twin.rng = random.Random(rng.getrandbits(64))
         hidden.redeal(twin.state, [s for s in range(len(self.state.players)) if s != seat], self.board, rng)
+        # a failure is undone from here, not by replaying the log from the seed (the real deal)
+        twin._checkpoint = (twin._snapshot(), len(twin.log))
         return twin
 
     # --- looking ------------------------------------------------------------------------------

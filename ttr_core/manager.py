@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import functools
+import inspect
 import operator
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -323,10 +324,10 @@ def blame(
     for name, p in named:
         by_module.setdefault(type(p).__module__, name)
     by_code = {
-        impl.function.__code__: (impl.plugin_name, hook)
+        inspect.unwrap(impl.function).__code__: (impl.plugin_name, hook)  # unwrapped: see prepared.Watch
         for hook in spec_names(pm)
         for impl in getattr(pm.hook, hook).get_hookimpls()
-        if hasattr(impl.function, "__code__")
+        if hasattr(inspect.unwrap(impl.function), "__code__")
     }
     frames: list[tuple[str, str]] = []  # (plugin, function), outermost first
     in_hooks: list[tuple[str, str]] = []

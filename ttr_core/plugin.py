@@ -70,7 +70,8 @@ class Plugin:
     provides: ClassVar[tuple[str, ...]] = ()
     #: True if everything this plugin does follows from the game (its state, its generator): no clock,
     #: no file, no service. A failure while applying an action is then undone by replaying the log;
-    #: otherwise the engine also keeps a snapshot before every action.
+    #: otherwise the engine copies the state after each action that consulted this plugin (a hook
+    #: or an action of its own), and undoes a failure from the last copy, never replaying it.
     deterministic: ClassVar[bool] = False
     #: the entry-point name this instance was loaded under; set by the manager
     name: str = ""

@@ -12,7 +12,8 @@ records, snapshots and rebuilds carry), so one plugin instance serves every game
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -34,10 +35,9 @@ class PreparedRules:
     cards: CardKinds
     #: route points by length (``ttr_route_points``)
     points: dict[int, int]
-    #: plugins that do not declare themselves deterministic may depend on more than the game (the
-    #: clock, a service): their failures are also undone from a per-action snapshot, should the
-    #: log not replay
-    snapshots: bool
+    #: notes each consultation of a plugin that does not declare itself deterministic (it may
+    #: depend on more than the game: the clock, a service); None when every plugin is deterministic
+    watch: Watch | None
     #: answers of per-ruleset hooks by (hook, kwargs): they cannot change between games
     answers: dict[tuple, Any] = attrs.Factory(dict)
 
@@ -58,6 +58,7 @@ class PreparedRules:
 def prepare(plugins: Sequence[str], configs: Mapping[str, Any], board: Board) -> PreparedRules:
     """Build the shared part of a ruleset; a ``PluginError`` lists every problem found."""
     pm = manager.build_manager(plugins, configs)
+    watch = _watch_unpredictable(pm)  # before the relay: it calls the implementations it finds
     hook = manager.HookRelay(pm)
     try:
         registry = _register_actions(hook)
@@ -70,8 +71,52 @@ def prepare(plugins: Sequence[str], configs: Mapping[str, Any], board: Board) ->
     return PreparedRules(
         pm=pm, hook=hook, registry=registry, deck_counts=counts, cards=CardKinds.from_counts(counts),
         points=dict(points or {}),
-        snapshots=not all(getattr(p, "deterministic", False) for _, p in pm.list_name_plugin()),
+        watch=watch,
     )
+
+
+class Watch:
+    """Notes when a plugin that may not replay was consulted: each consultation leaves a new
+    ``token``. A game compares the token with the one it saw when it last copied its state
+    (``Game.apply``): an unchanged token means that every action since the copy replays exactly.
+
+    Shared by the games of a ruleset; another game's consultation only makes a game copy its
+    state once more than it needed to. A new object per consultation (not a counter) makes that
+    true under threads too: an assignment is atomic, and no token is ever made twice."""
+
+    __slots__ = ("token", "plugins")
+
+    def __init__(self, plugins: frozenset[str]):
+        self.token = object()
+        #: the names of the plugins watched
+        self.plugins = plugins
+
+    def consulted(self) -> None:
+        self.token = object()
+
+
+def _watch_unpredictable(pm: pluggy.PluginManager) -> Watch | None:
+    """Wrap every hook implementation of the plugins that are not deterministic so that calling it
+    leaves a new token in the returned ``Watch`` (their action handlers are noted by the game,
+    which knows each action's plugin from the registry)."""
+    plugins = frozenset(name for name, p in pm.list_name_plugin() if not getattr(p, "deterministic", False))
+    if not plugins:
+        return None
+    watch = Watch(plugins)
+    for hook in manager.spec_names(pm):
+        for impl in getattr(pm.hook, hook).get_hookimpls():
+            if impl.plugin_name in plugins:
+                impl.function = _noted(impl.function, watch)
+    return watch
+
+
+def _noted(function: Callable, watch: Watch) -> Callable:
+    @functools.wraps(function)  # ``__wrapped__`` lets ``manager.blame`` still find the plugin's frame
+    def noted(*args: Any) -> Any:
+        watch.consulted()
+        return function(*args)
+
+    return noted
 
 
 def _register_actions(hook: manager.HookRelay) -> ActionRegistry:

@@ -7,6 +7,7 @@ a rejected action, and so that a record can carry a digest of the final state.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
 import json
@@ -86,8 +87,8 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy, made field by field: lists are copied, decisions (frozen) are shared,
-        plugin states are copied through pickle (quicker than ``copy.deepcopy``; search bots copy
-        often)."""
+        plugin states are copied by :func:`copy_plugin_state` (search bots and games with plugins
+        that may not replay copy often)."""
         return GameState(
             players=[
                 PlayerState(p.name, p.hand[:], p.trains, p.tickets[:], p.routes[:], p.route_points, p.resigned, p.decision,
@@ -105,7 +106,7 @@ class GameState:
             turn=self.turn,
             final_round=None if self.final_round is None else self.final_round[:],
             end_reason=self.end_reason,
-            ext=pickle.loads(pickle.dumps(self.ext, pickle.HIGHEST_PROTOCOL)) if self.ext else {},
+            ext={name: copy_plugin_state(value) for name, value in self.ext.items()},
         )
 
     def dump(self) -> dict[str, Any]:
@@ -117,6 +118,29 @@ class GameState:
                 "type": type(player.decision).__name__, **_dump.unstructure(player.decision)
             }
         return data
+
+
+_ATOMIC = frozenset({int, float, bool, str, bytes, type(None)})
+
+
+def copy_plugin_state(value: Any) -> Any:
+    """An independent copy of a plugin's state: an attrs instance whose fields all hold numbers,
+    strings or None is copied field by field; anything else through pickle (``copy.deepcopy``
+    is slower for both)."""
+    names = _field_names(type(value))
+    if names is not None:
+        fields = [getattr(value, name) for name in names]
+        if all(type(f) in _ATOMIC for f in fields):
+            twin = object.__new__(type(value))
+            for name, field in zip(names, fields):
+                object.__setattr__(twin, name, field)  # frozen classes too
+            return twin
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    return tuple(a.name for a in attrs.fields(cls)) if attrs.has(cls) else None
 
 
 def digest(data: Any) -> str:
