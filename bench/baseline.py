@@ -197,7 +197,8 @@ class Child:
             from ttr_core.manager import local_plugins
 
             folder = Path(self.exit.enter_context(tempfile.TemporaryDirectory()))
-            self.exit.enter_context(local_plugins(HOUSE_RULES))
+            if "house rules" not in self.prepared:  # offered once for both cases
+                self.prepared["house rules"] = self.exit.enter_context(local_plugins(HOUSE_RULES))
             rulesets = (variant.load("usa"), variant.load(str(house_rule_variant(folder, deterministic))))
             for rs in rulesets:
                 play_game(rs, 4, 0)
