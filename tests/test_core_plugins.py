@@ -177,6 +177,29 @@ def test_cli_check_reports_plugin_conflicts_without_a_traceback(tmp_path):
     assert "'points2'" in result.output and "Traceback" not in result.output
 
 
+class CountsTurns(Plugin):
+    """A house rule that does not say it is deterministic (the default)."""
+
+    @hookimpl
+    def ttr_turn_ended(self, game):
+        return None
+
+
+class CountsTurnsDeterministically(CountsTurns):
+    deterministic = True
+
+
+def test_cli_check_notes_a_plugin_that_does_not_declare_itself_deterministic(tmp_path):
+    """The author learns why their house rule's games are slower, and what to declare."""
+    with manager.local_plugins({"turns": CountsTurns, "turns-d": CountsTurnsDeterministically}):
+        unsure = CliRunner().invoke(main, ["variants", "check", str(extending_usa(tmp_path, "turns", name="unsure"))])
+        sure = CliRunner().invoke(main, ["variants", "check", str(extending_usa(tmp_path, "turns-d", name="sure"))])
+    assert unsure.exit_code == 0 and sure.exit_code == 0
+    assert "note: plugin 'turns' does not declare itself deterministic" in unsure.output
+    assert "deterministic = True" in unsure.output
+    assert "note:" not in sure.output  # the built-in plugins all declare it
+
+
 def test_local_plugin_names_cannot_shadow_installed_ones():
     from ttr_core.errors import PluginConflict
 

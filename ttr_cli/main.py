@@ -337,17 +337,28 @@ def variants_check(path, games, as_json):
         sys.exit(2)
     played = [p for rs in checked for p in conformance_problems(rs, games)] if games else []
     last = max(r.version for r in checked)
+    notes = _unpredictable_notes(checked)
     if as_json:
         click.echo(json.dumps({"file": str(vf_path), "ok": not played, "versions": [r.version for r in checked],
-                               "games": games * len(checked), "problems": played}))
+                               "games": games * len(checked), "problems": played, "notes": notes}))
     else:
         for p in played:
             err.print(f"[red]error:[/red] {escape(p)}", markup=True)
+        for note in notes:
+            out.print(f"note: {note}", markup=False)
         games_text = f"; {games * len(checked)} games played" if games else ""
         out.print(f"{vf_path}: {'ok' if not played else 'FAILED'} ({checked[0].variant}, rules versions 1-{last}{games_text})",
                   markup=False)
     if played:
         sys.exit(1)
+
+
+def _unpredictable_notes(rulesets) -> list[str]:
+    """A note per plugin that does not declare itself deterministic: what it costs its games."""
+    names = sorted({name for rs in rulesets if rs.rules.watch is not None for name in rs.rules.watch.plugins})
+    return [f"plugin {name!r} does not declare itself deterministic: its games copy their state after each action "
+            "that consults it, so that a failure is never undone by asking it again (set `deterministic = True` "
+            "on the plugin class if it depends on the game alone)" for name in names]
 
 
 # --- bots ----------------------------------------------------------------------------------
