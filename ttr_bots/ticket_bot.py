@@ -1,10 +1,11 @@
 """The ticket-seeking bot: plays for its tickets, as most people do, so that simulated games
 resemble real ones.
 
-What it knows is what a player knows: ``game.view(seat)`` (the public table, its own hand and
-tickets), ``game.legal_actions(seat)`` and the public map (``game.board``). It never reads the
-game state, other hands, the deck or the game's generator; its own ``random.Random``, seeded
-from the game seed and its seat, only breaks ties.
+What it knows is what a player knows: what ``game.view(seat)`` shows (the public table, its own
+hand, tickets and decision; :func:`read_game` reads the fields it uses without building a whole
+view), its legal actions and the public map (``game.board``). It never reads other hands or
+tickets, the deck or the game's generator; its own ``random.Random``, seeded from the game seed
+and its seat, only breaks ties.
 
 How it plays, turn by turn:
 
@@ -102,6 +103,35 @@ def read_view(view: Mapping[str, Any], board: Board, owner: Mapping[int, int] | 
         tickets_left=view["tickets_left"],
         decision=players[seat]["decision"],
         open_row=tuple(view["open_row"]),
+    )
+
+
+def read_game(game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapping[str, Any]] = ()) -> Seen:
+    """What the seat knows, as :func:`read_view` reads it from ``game.view(seat)``, read from the
+    game without building the rest of a view: the public table (route owners, trains, the open
+    row, how many tickets are left, the final round) and the seat's own hand, tickets and
+    decision; nothing of another seat's hand or tickets, nor of the decks' order. ``owner``: the
+    route owners by route index; ``stations``: the view's ``rules.stations``, if the variant has
+    stations."""
+    st = game.state
+    players, names = st.players, game.cards.names
+    me = players[seat]
+    mine = stations[seat] if seat < len(stations) else {"cities": (), "left": 0}
+    others = [p.trains for i, p in enumerate(players) if i != seat and not p.resigned]
+    return Seen(
+        seat=seat,
+        owner=owner,
+        hand=game.cards.counts_by_name(me.hand),  # a new dict: nobody else holds it
+        tickets=tuple(me.tickets),
+        trains=me.trains,
+        stations_left=mine["left"],
+        my_stations=tuple(mine["cities"]),
+        station_cities=frozenset([c for s in stations for c in s["cities"]]),
+        final_round=st.final_round is not None,
+        min_other_trains=min(others, default=99),
+        tickets_left=len(st.ticket_deck),
+        decision=None if me.decision is None else me.decision.private(),
+        open_row=tuple([names[c] if c >= 0 else None for c in st.open_row]),
     )
 
 
@@ -307,8 +337,10 @@ class TicketBot:
         self._graph: RouteGraph | None = None
         self._graph_key: tuple | None = None
         self._blocked: set[int] = set()  # free routes closed to this seat (R-PAR), learnt from legal actions
-        # the routes' owners as last seen, and a number that changes whenever they do
-        self._routes: Mapping[str, int] | None = None
+        self._shows_stations: bool | None = None  # whether the variant's view shows stations
+        # the routes' owners as last seen (a list by route index, and a dict of the owned ones),
+        # and a number that changes whenever they do
+        self._owners: list[int] | None = None
         self._owner: dict[int, int] = {}
         self._owner_version = 0
         self._moved: set[int] = set()  # routes whose owner changed since the plan was last checked
@@ -319,15 +351,12 @@ class TicketBot:
 
     def choose(self, game, seat: int) -> Action:
         board = game.board
-        view = game.view(seat)
-        if view["routes"] != self._routes:
-            self._see_owners(board, view["routes"])
-        seen = read_view(view, board, self._owner)
+        seen = self._read(game, seat)
         decision = seen.decision
         # the legal actions by kind, each listed when first asked for: most turns need no claims
         if decision is not None and "allowed" in decision:
             by_kind = LegalByKind.answering(game, seat, decision["allowed"])
-        elif decision is None and view["current"] == seat:
+        elif decision is None and game.state.phase == "play" and game.state.current == seat:
             by_kind = LegalByKind.at_turn_start(game, seat)
         else:
             by_kind = LegalByKind(game, seat)
@@ -335,19 +364,31 @@ class TicketBot:
             return self._decide(board, seen, decision, by_kind, by_kind.everything)
         return self.take_turn(board, seen, by_kind, by_kind.everything)
 
-    def _see_owners(self, board, routes: Mapping[str, int]) -> None:
-        """Take the view's route owners: the routes claimed or released since the last view join
-        ``_moved``, and ``_owner_version`` changes."""
-        index, before = board.route_index, self._routes or {}
-        owner = dict(self._owner)
-        claimed = [r for r, s in routes.items() if before.get(r) != s]
-        for r in claimed:
-            owner[index[r]] = routes[r]
-        released = [r for r in before if r not in routes] if len(before) > len(routes) - len(claimed) else []
-        for r in released:  # a controller's dismantling (R-CTL-2)
-            del owner[index[r]]
-        self._moved.update(index[r] for r in (*claimed, *released))
-        self._routes, self._owner = routes, owner
+    def _read(self, game, seat: int) -> Seen:
+        """What the seat knows now (:func:`read_game`); the stations, a plugin's part of the view,
+        are taken from a whole view where the variant has them."""
+        if self._shows_stations is None:
+            self._shows_stations = "stations" in game.view(seat)["rules"]
+        stations = game.view(seat)["rules"]["stations"] if self._shows_stations else ()
+        owners = game.state.owner
+        if owners != self._owners:
+            self._see_owners(owners)
+        return read_game(game, seat, self._owner, stations)
+
+    def _see_owners(self, owners: Sequence[int]) -> None:
+        """Take the routes' owners (by route index, -1 for free): the routes claimed or released
+        (a controller's dismantling, R-CTL-2) since last seen join ``_moved``, and
+        ``_owner_version`` changes."""
+        before = self._owners or [-1] * len(owners)
+        changed = [r for r, (was, now) in enumerate(zip(before, owners)) if was != now]
+        owner = dict(self._owner)  # a new dict: the seen of earlier decisions keep theirs
+        for r in changed:
+            if owners[r] >= 0:
+                owner[r] = owners[r]
+            else:
+                del owner[r]
+        self._moved.update(changed)
+        self._owners, self._owner = list(owners), owner
         self._owner_version += 1
 
     # --- pending decisions ------------------------------------------------------------------
