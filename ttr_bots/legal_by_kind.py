@@ -55,7 +55,7 @@ class LegalByKind:
     :meth:`answering` list each kind alone, where the rules make that the same."""
 
     def __init__(self, game: Any, seat: int, handlers: Mapping[str, Any] | None = None):
-        self._game, self._seat, self._handlers = game, seat, handlers
+        self.game, self.seat, self._handlers = game, seat, handlers
         self._kinds: dict[str, Listing] = {}
         self.everything = Listing(lambda: game.legal_actions(seat))
 
@@ -88,6 +88,11 @@ class LegalByKind:
             self._kinds[kind] = listing
         return listing
 
+    def asked_of_rule(self, kind: str) -> bool:
+        """Whether the rule registering ``kind`` offers it now and lists it alone (at a turn's start
+        or answering a decision), rather than ``everything`` holding it."""
+        return self._handlers is not None and kind in self._handlers
+
     def __getitem__(self, kind: str) -> Listing:
         return self.get(kind)
 
@@ -100,7 +105,7 @@ class LegalByKind:
             if handler is None:
                 return []
             try:
-                return list(handler.legal(self._game, self._seat))
+                return list(handler.legal(self.game, self.seat))
             except Exception:  # noqa: BLE001 - listed again below, by the game, whose error names the plugin
                 pass
         return [a for a in self.everything if a.kind == kind]

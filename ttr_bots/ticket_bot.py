@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import attrs
@@ -37,7 +39,7 @@ from ttr_core.actions import Action
 from ttr_core.board import Board, Route
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
 from ttr_core.network import DisjointSets
-from ttr_bots.legal_by_kind import LegalByKind
+from ttr_bots.legal_by_kind import LegalByKind, Listing
 from ttr_bots.route_graph import RouteGraph, board_index, pair as _pair, shortest_path
 
 #: A station edge's weight in the planner: a station uses no trains but costs cards and 4 points.
@@ -133,6 +135,57 @@ def read_game(game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapp
         decision=None if me.decision is None else me.decision.private(),
         open_row=tuple([names[c] if c >= 0 else None for c in st.open_row]),
     )
+
+
+# --- claims ----------------------------------------------------------------------------------
+
+
+class Claims(Listing):
+    """The seat's legal claims at its turn: all of them, listed on first use (a :class:`Listing`),
+    or only those of a few routes (:meth:`of_routes`), which is what most turns need."""
+
+    __slots__ = ("_by_kind", "_seen")
+
+    def __init__(self, by_kind: LegalByKind, seen: Seen):
+        super().__init__(by_kind.get("claim-route").items)
+        self._by_kind, self._seen = by_kind, seen
+
+    def of_routes(self, routes: Sequence[Route]) -> list[Action]:
+        """The legal claims of ``routes`` (free routes), as the whole listing has them.
+
+        Where the claiming rule lists its claims alone (at the turn's start), those of routes
+        without ferry marks are built from the hand the way that rule lists them, without listing
+        the others: in each colour that pays the route (its own; any for grey, R-ROUTE-3) and that
+        the hand holds, the fewest locomotives; all locomotives if the hand has enough (R-ROUTE-2);
+        none for a route longer than the trains left or closed to the seat (``closed_routes``,
+        R-PAR). A ferry's payments are its rule's (R-FER): they are taken from the listing."""
+        by_kind = self._by_kind
+        if self._items is not None or not by_kind.asked_of_rule("claim-route") or any(r.ferry for r in routes):
+            wanted = {r.id for r in routes}
+            return [c for c in self if c.route in wanted]
+        game, hand, trains = by_kind.game, self._seen.hand, self._seen.trains
+        closed = game.closed_routes(by_kind.seat)
+        claim = game.registry.action_class("claim-route")
+        locos = hand.get(LOCOMOTIVE, 0)
+        out = []
+        for r in sorted(routes, key=lambda r: r.index):  # in the listing's order: by route, then colour
+            if r.index in closed or r.length > trains:
+                continue
+            for color in COLORS if r.color == GRAY else (r.color,):
+                held = hand.get(color, 0)
+                if held and held + locos >= r.length:
+                    out.append(claim(route=r.id, color=color, locomotives=max(0, r.length - held)))
+            if locos >= r.length:
+                out.append(claim(route=r.id, locomotives=r.length))
+        return out
+
+
+def claims_of(claims: Sequence[Action], routes: Sequence[Route]) -> list[Action]:
+    """The claims of ``routes`` among ``claims``, a list or :class:`Claims`."""
+    if isinstance(claims, Claims):
+        return claims.of_routes(routes)
+    wanted = {r.id for r in routes}
+    return [c for c in claims if c.route in wanted]
 
 
 # --- planning --------------------------------------------------------------------------------
@@ -380,7 +433,7 @@ class TicketBot:
         (a controller's dismantling, R-CTL-2) since last seen join ``_moved``, and
         ``_owner_version`` changes."""
         before = self._owners or [-1] * len(owners)
-        changed = [r for r, (was, now) in enumerate(zip(before, owners)) if was != now]
+        changed = list(compress(range(len(owners)), map(ne, before, owners)))
         owner = dict(self._owner)  # a new dict: the seen of earlier decisions keep theirs
         for r in changed:
             if owners[r] >= 0:
@@ -426,7 +479,7 @@ class TicketBot:
     # --- a turn -----------------------------------------------------------------------------
 
     def take_turn(self, board, seen, by_kind, legal) -> Action:
-        claims: list[Action] = by_kind.get("claim-route", [])
+        claims = Claims(by_kind, seen)
         if seen.final_round and (claims or "build-station" in by_kind):
             best = self._last_turn(board, seen, claims, by_kind.get("build-station", []))
             if best is not None:
@@ -523,7 +576,7 @@ class TicketBot:
         ]
         if not suspects:
             return False
-        offered = {c.route for c in claims}
+        offered = {c.route for c in claims_of(claims, suspects)}
         learnt = False
         for r in suspects:
             if r.id not in offered:
@@ -542,12 +595,12 @@ class TicketBot:
         return min(wanted, key=lambda b: (b.locomotives, plan.stations.index(b.city), b.color or ""))
 
     def claim_along_plan(self, board, seen, plan: Plan, claims: list[Action], can_draw: bool) -> Action | None:
-        """The planned route to claim now, if the hand can pay one. ``claims`` are listed only
-        when the hand holds enough cards for a planned route."""
-        payable = {r.id for r in may_pay(seen, self._free_planned(board, seen, plan).routes)}
+        """The planned route to claim now, if the hand can pay one. Of ``claims`` (a list, or
+        :class:`Claims`), only those of the planned routes the hand may pay are asked for."""
+        payable = may_pay(seen, self._free_planned(board, seen, plan).routes)
         if not payable:
             return None
-        planned = [c for c in claims if c.route in payable]
+        planned = claims_of(claims, payable)
         if not planned:
             return None
         needs = self._color_needs(board, seen, plan)
