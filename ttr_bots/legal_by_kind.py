@@ -42,8 +42,23 @@ class Listing(Sequence):
         return f"Listing({self._items!r})" if self._items is not None else "Listing(<not listed yet>)"
 
 
-#: the kinds that may start a turn, with their handlers, by registry (kept by identity)
-_TURN_HANDLERS: dict[int, tuple[Any, dict[str, Any]]] = {}
+#: handlers by kind, by registry (kept by identity) and the kinds wanted (None: those that may start a turn)
+_HANDLERS: dict[tuple[int, tuple[str, ...] | None], tuple[Any, dict[str, Any]]] = {}
+
+
+def _handlers(registry: Any, kinds: tuple[str, ...] | None) -> dict[str, Any]:
+    """The handlers of ``kinds``, or of the kinds that may start a turn; a ruleset's registry
+    serves all its games, so they are looked up once."""
+    got = _HANDLERS.get((id(registry), kinds))
+    if got is None or got[0] is not registry:
+        if kinds is None:
+            handlers = {r.cls.kind: r.handler for r in registry if r.starts_turn and not r.fallback}
+        else:
+            handlers = {r.cls.kind: r.handler for r in registry if r.cls.kind in kinds}
+        got = _HANDLERS[(id(registry), kinds)] = (registry, handlers)
+        if len(_HANDLERS) > 64:
+            _HANDLERS.pop(next(iter(_HANDLERS)))
+    return got[1]
 
 
 class LegalByKind:
@@ -64,18 +79,12 @@ class LegalByKind:
         """For ``seat`` starting its turn (no decision pending): the kinds that may start a turn.
         A ruleset's fallback actions (passing, R-TURN-2) are then only in ``everything``, as they
         are legal only when nothing else is."""
-        registry = game.registry
-        got = _TURN_HANDLERS.get(id(registry))
-        if got is None or got[0] is not registry:  # a ruleset's registry serves all its games
-            got = _TURN_HANDLERS[id(registry)] = (registry, {r.cls.kind: r.handler for r in registry if r.starts_turn and not r.fallback})
-            if len(_TURN_HANDLERS) > 32:
-                _TURN_HANDLERS.pop(next(iter(_TURN_HANDLERS)))
-        return cls(game, seat, got[1])
+        return cls(game, seat, _handlers(game.registry, None))
 
     @classmethod
     def answering(cls, game: Any, seat: int, allowed: Collection[str]) -> LegalByKind:
         """For ``seat`` with a decision pending that the kinds ``allowed`` answer."""
-        return cls(game, seat, {r.cls.kind: r.handler for r in game.registry if r.cls.kind in allowed})
+        return cls(game, seat, _handlers(game.registry, tuple(allowed)))
 
     def get(self, kind: str, default: Any = None) -> Listing:
         """The actions of ``kind``, listed on first use; an empty listing stands for ``default``."""

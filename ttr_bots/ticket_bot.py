@@ -147,7 +147,7 @@ class Claims(Listing):
     __slots__ = ("_by_kind", "_seen")
 
     def __init__(self, by_kind: LegalByKind, seen: Seen):
-        super().__init__(by_kind.get("claim-route").items)
+        super().__init__(lambda: by_kind.get("claim-route").items())
         self._by_kind, self._seen = by_kind, seen
 
     def of_routes(self, routes: Sequence[Route]) -> list[Action]:
@@ -211,8 +211,11 @@ class FreePlanned:
     groups: list[list[Route]]  # by connection (those with a free route), connections in order
     routes: list[Route]  # all of them
     beside_taken: list[Route]  # those with a parallel route someone owns (R-PAR may close them)
-    # with one free route per connection, what they ask for whatever the hand (``_fixed_needs``)
-    fixed_needs: tuple[dict[str, int], list[Route]] | None
+    # what the connections with one free route ask for whatever the hand (``_fixed_needs``)
+    fixed_needs: tuple[dict[str, int], list[tuple[int, Route]]]
+    # the connections with parallel free routes, by place among the groups: which route of each
+    # the colour needs count depends on the hand
+    choices: list[tuple[int, list[Route]]]
 
     @classmethod
     def of(cls, board: Board, seen: Seen, plan: Plan) -> FreePlanned:
@@ -220,8 +223,8 @@ class FreePlanned:
         groups = [g for g in ([r for r in between[p] if r.index not in owner] for p in sorted(plan.pairs)) if g]
         routes = [r for g in groups for r in g]
         beside = [r for r in routes if r.parallel and any(p in owner for p in r.parallel)]
-        fixed = _fixed_needs([g[0] for g in groups]) if all(len(g) == 1 for g in groups) else None
-        return cls(plan, groups, routes, beside, fixed)
+        fixed = _fixed_needs([(i, g[0]) for i, g in enumerate(groups) if len(g) == 1])
+        return cls(plan, groups, routes, beside, fixed, [(i, g) for i, g in enumerate(groups) if len(g) > 1])
 
 
 #: Searches already made within one decision, by (ticket, the pairs chosen before it): the
@@ -389,6 +392,7 @@ class TicketBot:
         self._checked: tuple | None = None  # what the plan was last found valid against
         self._graph: RouteGraph | None = None
         self._graph_key: tuple | None = None
+        self._searches: tuple[RouteGraph | None, Searches] = (None, {})  # those made on a graph, while it stands
         self._blocked: set[int] = set()  # free routes closed to this seat (R-PAR), learnt from legal actions
         self._shows_stations: bool | None = None  # whether the variant's view shows stations
         # the routes' owners as last seen (a list by route index, and a dict of the owned ones),
@@ -464,7 +468,7 @@ class TicketBot:
         """The offer whose tickets, planned with those held, score best within the budget."""
         graph = self._graph_for(board, seen)
         budget = min(seen.trains * (1 - self.reserve), _time_budget(seen))
-        searches: Searches = {}
+        searches = self._searches_on(graph)
 
         def value(offer: Action) -> tuple:
             kept = tuple(board.ticket_index[t] for t in offer.tickets)
@@ -523,6 +527,13 @@ class TicketBot:
             self._graph_key = key
         return self._graph
 
+    def _searches_on(self, graph: RouteGraph) -> Searches:
+        """The searches made on ``graph`` so far: the options of a decision, and then the plan of
+        the tickets kept, search the same connections."""
+        if self._searches[0] is not graph:
+            self._searches = (graph, {})
+        return self._searches[1]
+
     def plan_for(self, board, seen, claims: list[Action]) -> Plan:
         plan = self._cached_plan(board, seen)
         if self._learn_blocked(board, seen, plan, claims):
@@ -549,7 +560,7 @@ class TicketBot:
                 self._checked = (kept, against)
                 return kept
         graph = self._graph_for(board, seen)
-        self._plan = plan_tickets(board, graph, seen, seen.tickets, seen.trains)
+        self._plan = plan_tickets(board, graph, seen, seen.tickets, seen.trains, self._searches_on(graph))
         self._plan_key = key
         return self._plan
 
@@ -695,17 +706,10 @@ class TicketBot:
         return max(draws, key=lambda d: (wanted.get(row.get(d.slot), 0), row.get(d.slot) == LOCOMOTIVE, -(d.slot or 0)))
 
     def _color_needs(self, board, seen, plan: Plan) -> dict[str, int]:
-        """``_color_needs``, worked out again only when the plan, the hand or the board changed;
-        with one free route per connection, what the hand changes only."""
+        """``_color_needs``, worked out again only when the plan, the hand or the board changed."""
         free = self._free_planned(board, seen, plan)
         if self._needs is None or self._needs[0] is not free or self._needs[1] != seen.hand:
-            fixed = free.fixed_needs
-            if fixed is None:
-                needs = _color_needs(seen, free.groups)
-            else:
-                needs = dict(fixed[0])
-                _add_grey_needs(seen.hand, needs, fixed[1])
-            self._needs = (free, seen.hand, needs)
+            self._needs = (free, seen.hand, _color_needs(seen, free))
         return self._needs[2]
 
 
@@ -777,36 +781,47 @@ def _could_pay(route: Route, seen: Seen) -> bool:
     return max(seen.cards(c) for c in colors) + locos >= route.length
 
 
-def _color_needs(seen: Seen, free: list[list[Route]]) -> dict[str, int]:
-    """Cards the plan's free routes (``free``, by connection) ask for, by colour: coloured routes
-    their colour, grey routes the colour the hand holds most of (beyond what coloured routes
-    take), ferries locomotives."""
+def _color_needs(seen: Seen, free: FreePlanned) -> dict[str, int]:
+    """Cards the plan's free routes ask for, by colour: coloured routes their colour, grey routes
+    the colour the hand holds most of (beyond what coloured routes take), ferries locomotives. Of
+    parallel free routes, the one the hand is closest to paying counts."""
     hand = seen.hand
-    most = max([hand.get(c, 0) for c in COLORS])
-    # of parallel routes, the one the hand is closest to paying
-    chosen = [
-        group[0] if len(group) == 1 else max(group, key=lambda r: (most if r.color == GRAY else hand.get(r.color, 0), -r.index))
-        for group in free
-    ]
-    needs, grey = _fixed_needs(chosen)
-    _add_grey_needs(hand, needs, grey)
+    needs, grey = free.fixed_needs
+    needs = dict(needs)
+    if free.choices:
+        most = max([hand.get(c, 0) for c in COLORS])
+        chosen = [
+            (i, max(group, key=lambda r: (most if r.color == GRAY else hand.get(r.color, 0), -r.index)))
+            for i, group in free.choices
+        ]
+        grey = sorted([*grey, *_add_needs(needs, chosen)], key=_longest_first)
+    _add_grey_needs(hand, needs, [r for _, r in grey])
     return needs
 
 
-def _fixed_needs(routes: list[Route]) -> tuple[dict[str, int], list[Route]]:
-    """What ``routes`` ask for whatever the hand: their colours and ferries' locomotives; and the
-    grey routes, longest first (their colour depends on the hand)."""
+def _fixed_needs(routes: list[tuple[int, Route]]) -> tuple[dict[str, int], list[tuple[int, Route]]]:
+    """What ``routes`` (each with the place of its connection) ask for whatever the hand: their
+    colours and ferries' locomotives; and the grey routes, longest first, then by place (their
+    colour depends on the hand)."""
     needs: dict[str, int] = {}
-    grey: list[Route] = []
-    for r in routes:
+    return needs, sorted(_add_needs(needs, routes), key=_longest_first)
+
+
+def _add_needs(needs: dict[str, int], routes: list[tuple[int, Route]]) -> list[tuple[int, Route]]:
+    """Add the colours and the ferries' locomotives of ``routes`` to ``needs``; their grey ones."""
+    grey = []
+    for i, r in routes:
         if r.ferry:
             needs[LOCOMOTIVE] = needs.get(LOCOMOTIVE, 0) + r.ferry
         if r.color == GRAY:
-            grey.append(r)
+            grey.append((i, r))
         else:
             needs[r.color] = needs.get(r.color, 0) + r.length - r.ferry
-    grey.sort(key=lambda r: -r.length)
-    return needs, grey
+    return grey
+
+
+def _longest_first(placed: tuple[int, Route]) -> tuple[int, int]:
+    return -placed[1].length, placed[0]
 
 
 def _add_grey_needs(hand: Mapping[str, int], needs: dict[str, int], grey: list[Route]) -> None:
