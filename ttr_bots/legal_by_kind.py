@@ -10,6 +10,7 @@ in ``game.legal_actions``. Anywhere else (another seat's turn) the whole list is
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from ttr_core.actions import Action
@@ -93,7 +94,7 @@ class LegalByKind:
             if self._handlers is not None and kind not in self._handlers:
                 listing = Listing(None, [])  # no rule of this ruleset offers it now
             else:
-                listing = Listing(lambda: self._list(kind))
+                listing = Listing(partial(_list, self.game, self.seat, self._handlers, self.everything, kind))
             self._kinds[kind] = listing
         return listing
 
@@ -108,13 +109,17 @@ class LegalByKind:
     def __contains__(self, kind: str) -> bool:
         return bool(self.get(kind))
 
-    def _list(self, kind: str) -> list[Action]:
-        if self._handlers is not None:
-            handler = self._handlers.get(kind)
-            if handler is None:
-                return []
-            try:
-                return list(handler.legal(self.game, self.seat))
-            except Exception:  # noqa: BLE001 - listed again below, by the game, whose error names the plugin
-                pass
-        return [a for a in self.everything if a.kind == kind]
+
+
+def _list(game: Any, seat: int, handlers: Mapping[str, Any] | None, everything: Listing, kind: str) -> list[Action]:
+    """The actions of ``kind``. A function, not a method: a listing holding its ``LegalByKind``
+    would make a reference cycle, garbage left at every action for the cycle collector."""
+    if handlers is not None:
+        handler = handlers.get(kind)
+        if handler is None:
+            return []
+        try:
+            return list(handler.legal(game, seat))
+        except Exception:  # noqa: BLE001 - listed again below, by the game, whose error names the plugin
+            pass
+    return [a for a in everything if a.kind == kind]
