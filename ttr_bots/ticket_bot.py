@@ -28,7 +28,7 @@ How it plays, turn by turn:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from itertools import compress
 from operator import ne
 from typing import Any
@@ -108,6 +108,10 @@ def read_view(view: Mapping[str, Any], board: Board, owner: Mapping[int, int] | 
     )
 
 
+_NO_STATIONS: Mapping[str, Any] = {"cities": (), "left": 0}
+_NO_CITIES: frozenset[str] = frozenset()
+
+
 def read_game(game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapping[str, Any]] = ()) -> Seen:
     """What the seat knows, as :func:`read_view` reads it from ``game.view(seat)``, read from the
     game without building the rest of a view: the public table (route owners, trains, the open
@@ -118,7 +122,7 @@ def read_game(game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapp
     st = game.state
     players, names = st.players, game.cards.names
     me = players[seat]
-    mine = stations[seat] if seat < len(stations) else {"cities": (), "left": 0}
+    mine = stations[seat] if seat < len(stations) else _NO_STATIONS
     others = [p.trains for i, p in enumerate(players) if i != seat and not p.resigned]
     return Seen(
         seat=seat,
@@ -128,9 +132,9 @@ def read_game(game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapp
         trains=me.trains,
         stations_left=mine["left"],
         my_stations=tuple(mine["cities"]),
-        station_cities=frozenset([c for s in stations for c in s["cities"]]),
+        station_cities=frozenset([c for s in stations for c in s["cities"]]) if stations else _NO_CITIES,
         final_round=st.final_round is not None,
-        min_other_trains=min(others, default=99),
+        min_other_trains=min(others) if others else 99,
         tickets_left=len(st.ticket_deck),
         decision=None if me.decision is None else me.decision.private(),
         open_row=tuple([names[c] if c >= 0 else None for c in st.open_row]),
@@ -492,7 +496,8 @@ class TicketBot:
         station = self._station(plan, by_kind.get("build-station", []))
         if station is not None:
             return station
-        claim = self.claim_along_plan(board, seen, plan, claims, can_draw="draw-card" in by_kind)
+        # whether a card may be drawn matters for tunnels only: the draws are listed if one asks
+        claim = self.claim_along_plan(board, seen, plan, claims, can_draw=by_kind.get("draw-card"))
         if claim is not None:
             return claim
         free_claim = self._controller_claim(board, plan, by_kind.get("play-controller", []))
@@ -605,9 +610,10 @@ class TicketBot:
             return None
         return min(wanted, key=lambda b: (b.locomotives, plan.stations.index(b.city), b.color or ""))
 
-    def claim_along_plan(self, board, seen, plan: Plan, claims: list[Action], can_draw: bool) -> Action | None:
+    def claim_along_plan(self, board, seen, plan: Plan, claims: list[Action], can_draw: Sized | bool) -> Action | None:
         """The planned route to claim now, if the hand can pay one. Of ``claims`` (a list, or
-        :class:`Claims`), only those of the planned routes the hand may pay are asked for."""
+        :class:`Claims`), only those of the planned routes the hand may pay are asked for;
+        ``can_draw``'s truth (a listing of the draws, say) only when a tunnel could be claimed."""
         payable = may_pay(seen, self._free_planned(board, seen, plan).routes)
         if not payable:
             return None
