@@ -148,11 +148,12 @@ class Claims(Listing):
     """The seat's legal claims at its turn: all of them, listed on first use (a :class:`Listing`),
     or only those of a few routes (:meth:`of_routes`), which is what most turns need."""
 
-    __slots__ = ("_by_kind", "_seen")
+    __slots__ = ("_by_kind", "_seen", "_closed")
 
     def __init__(self, by_kind: LegalByKind, seen: Seen):
         super().__init__(lambda: by_kind.get("claim-route").items())
         self._by_kind, self._seen = by_kind, seen
+        self._closed: Mapping[int, str] | None = None
 
     def of_routes(self, routes: Sequence[Route]) -> list[Action]:
         """The legal claims of ``routes`` (free routes), as the whole listing has them.
@@ -168,7 +169,9 @@ class Claims(Listing):
             wanted = {r.id for r in routes}
             return [c for c in self if c.route in wanted]
         game, hand, trains = by_kind.game, self._seen.hand, self._seen.trains
-        closed = game.closed_routes(by_kind.seat)
+        if self._closed is None:
+            self._closed = game.closed_routes(by_kind.seat)
+        closed = self._closed
         claim = game.registry.action_class("claim-route")
         locos = hand.get(LOCOMOTIVE, 0)
         out = []
@@ -780,11 +783,12 @@ def _still_valid(board: Board, seen: Seen, plan: Plan, blocked: set[int]) -> Pla
 
 
 def _could_pay(route: Route, seen: Seen) -> bool:
-    locos = seen.cards(LOCOMOTIVE)
+    hand = seen.hand
+    locos = hand.get(LOCOMOTIVE, 0)
     if locos < route.ferry:
         return False
     colors = COLORS if route.color == GRAY else (route.color,)
-    return max(seen.cards(c) for c in colors) + locos >= route.length
+    return max([hand.get(c, 0) for c in colors]) + locos >= route.length
 
 
 def _color_needs(seen: Seen, free: FreePlanned) -> dict[str, int]:
