@@ -110,7 +110,6 @@ class LegalByKind:
         return bool(self.get(kind))
 
 
-
 def _list(game: Any, seat: int, handlers: Mapping[str, Any] | None, everything: Listing, kind: str) -> list[Action]:
     """The actions of ``kind``. A function, not a method: a listing holding its ``LegalByKind``
     would make a reference cycle, garbage left at every action for the cycle collector."""
