@@ -365,3 +365,30 @@ def test_each_kind_listed_alone_is_that_kind_of_the_legal_actions(variant_id):
         assert list(by_kind.everything) == legal
         game.apply(seat, players[seat].choose(game, seat))
     assert turns > 50 and decisions > 20
+
+
+@pytest.mark.parametrize(("variant_id", "players"), [("usa", 2), ("wor", 3), ("wor-europe", 4), ("europe", 2), ("ussr", 4)])
+def test_the_claims_of_a_few_routes_are_those_the_whole_listing_has(variant_id, players):
+    # the bot builds the claims of its planned routes from its hand instead of listing every claim
+    from ttr_bots.legal_by_kind import LegalByKind
+    from ttr_bots.ticket_bot import Claims, read_game
+
+    game = Game(variant.load(variant_id), [f"P{i + 1}" for i in range(players)], 5)
+    bots = [TicketBot(5, i) for i in range(players)]
+    rng = random.Random(5)
+    built = closed = 0
+    while not game.over:
+        seat = game.to_act()[0]
+        if game.state.players[seat].decision is None:
+            legal = [a for a in game.legal_actions(seat) if a.kind == "claim-route"]
+            owner = {r: s for r, s in enumerate(game.state.owner) if s >= 0}
+            free = [r for r in game.board.routes if r.index not in owner and not r.ferry]
+            for routes in (free, rng.sample(free, min(len(free), 5))):
+                claims = Claims(LegalByKind.at_turn_start(game, seat), read_game(game, seat, owner))
+                wanted = {r.id for r in routes}
+                assert claims.of_routes(routes) == [c for c in legal if c.route in wanted]
+            built += 1
+            closed += bool(game.closed_routes(seat))
+        game.apply(seat, bots[seat].choose(game, seat))
+    assert built > 20
+    assert closed or players > 3  # with 2-3 players, parallel routes close (R-PAR-2)

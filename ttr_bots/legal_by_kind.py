@@ -10,6 +10,7 @@ in ``game.legal_actions``. Anywhere else (another seat's turn) the whole list is
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from ttr_core.actions import Action
@@ -42,8 +43,23 @@ class Listing(Sequence):
         return f"Listing({self._items!r})" if self._items is not None else "Listing(<not listed yet>)"
 
 
-#: the kinds that may start a turn, with their handlers, by registry (kept by identity)
-_TURN_HANDLERS: dict[int, tuple[Any, dict[str, Any]]] = {}
+#: handlers by kind, by registry (kept by identity) and the kinds wanted (None: those that may start a turn)
+_HANDLERS: dict[tuple[int, tuple[str, ...] | None], tuple[Any, dict[str, Any]]] = {}
+
+
+def _handlers(registry: Any, kinds: tuple[str, ...] | None) -> dict[str, Any]:
+    """The handlers of ``kinds``, or of the kinds that may start a turn; a ruleset's registry
+    serves all its games, so they are looked up once."""
+    got = _HANDLERS.get((id(registry), kinds))
+    if got is None or got[0] is not registry:
+        if kinds is None:
+            handlers = {r.cls.kind: r.handler for r in registry if r.starts_turn and not r.fallback}
+        else:
+            handlers = {r.cls.kind: r.handler for r in registry if r.cls.kind in kinds}
+        got = _HANDLERS[(id(registry), kinds)] = (registry, handlers)
+        if len(_HANDLERS) > 64:
+            _HANDLERS.pop(next(iter(_HANDLERS)))
+    return got[1]
 
 
 class LegalByKind:
@@ -55,7 +71,7 @@ class LegalByKind:
     :meth:`answering` list each kind alone, where the rules make that the same."""
 
     def __init__(self, game: Any, seat: int, handlers: Mapping[str, Any] | None = None):
-        self._game, self._seat, self._handlers = game, seat, handlers
+        self.game, self.seat, self._handlers = game, seat, handlers
         self._kinds: dict[str, Listing] = {}
         self.everything = Listing(lambda: game.legal_actions(seat))
 
@@ -64,18 +80,12 @@ class LegalByKind:
         """For ``seat`` starting its turn (no decision pending): the kinds that may start a turn.
         A ruleset's fallback actions (passing, R-TURN-2) are then only in ``everything``, as they
         are legal only when nothing else is."""
-        registry = game.registry
-        got = _TURN_HANDLERS.get(id(registry))
-        if got is None or got[0] is not registry:  # a ruleset's registry serves all its games
-            got = _TURN_HANDLERS[id(registry)] = (registry, {r.cls.kind: r.handler for r in registry if r.starts_turn and not r.fallback})
-            if len(_TURN_HANDLERS) > 32:
-                _TURN_HANDLERS.pop(next(iter(_TURN_HANDLERS)))
-        return cls(game, seat, got[1])
+        return cls(game, seat, _handlers(game.registry, None))
 
     @classmethod
     def answering(cls, game: Any, seat: int, allowed: Collection[str]) -> LegalByKind:
         """For ``seat`` with a decision pending that the kinds ``allowed`` answer."""
-        return cls(game, seat, {r.cls.kind: r.handler for r in game.registry if r.cls.kind in allowed})
+        return cls(game, seat, _handlers(game.registry, tuple(allowed)))
 
     def get(self, kind: str, default: Any = None) -> Listing:
         """The actions of ``kind``, listed on first use; an empty listing stands for ``default``."""
@@ -84,9 +94,14 @@ class LegalByKind:
             if self._handlers is not None and kind not in self._handlers:
                 listing = Listing(None, [])  # no rule of this ruleset offers it now
             else:
-                listing = Listing(lambda: self._list(kind))
+                listing = Listing(partial(_list, self.game, self.seat, self._handlers, self.everything, kind))
             self._kinds[kind] = listing
         return listing
+
+    def asked_of_rule(self, kind: str) -> bool:
+        """Whether the rule registering ``kind`` offers it now and lists it alone (at a turn's start
+        or answering a decision), rather than ``everything`` holding it."""
+        return self._handlers is not None and kind in self._handlers
 
     def __getitem__(self, kind: str) -> Listing:
         return self.get(kind)
@@ -94,13 +109,16 @@ class LegalByKind:
     def __contains__(self, kind: str) -> bool:
         return bool(self.get(kind))
 
-    def _list(self, kind: str) -> list[Action]:
-        if self._handlers is not None:
-            handler = self._handlers.get(kind)
-            if handler is None:
-                return []
-            try:
-                return list(handler.legal(self._game, self._seat))
-            except Exception:  # noqa: BLE001 - listed again below, by the game, whose error names the plugin
-                pass
-        return [a for a in self.everything if a.kind == kind]
+
+def _list(game: Any, seat: int, handlers: Mapping[str, Any] | None, everything: Listing, kind: str) -> list[Action]:
+    """The actions of ``kind``. A function, not a method: a listing holding its ``LegalByKind``
+    would make a reference cycle, garbage left at every action for the cycle collector."""
+    if handlers is not None:
+        handler = handlers.get(kind)
+        if handler is None:
+            return []
+        try:
+            return list(handler.legal(game, seat))
+        except Exception:  # noqa: BLE001 - listed again below, by the game, whose error names the plugin
+            pass
+    return [a for a in everything if a.kind == kind]

@@ -58,28 +58,28 @@ def shortest_path(graph: RouteGraph, zero: list[set[int]], source: int, target: 
     if source == target:
         return 0, [source]
     adj = graph.adj
-    dists: tuple[dict[int, int], dict[int, int]] = ({}, {})
-    preds: tuple[dict[int, int | None], dict[int, int | None]] = ({source: None}, {target: None})
-    seen: tuple[dict[int, int], dict[int, int]] = ({source: 0}, {target: 0})
-    fringe: tuple[list, list] = ([(0, 0, source)], [(0, 1, target)])
+    # each direction's heap, settled distances, tentative distances and predecessors
+    forward = ([(0, 0, source)], {}, {source: 0}, {source: None})
+    backward = ([(0, 1, target)], {}, {target: 0}, {target: None})
+    here, there = backward, forward  # swapped before each step: the first step is forward
     counter = 2  # the heap's tie-breaker: the order in which nodes were pushed
     finaldist = meetnode = None
-    direction = 1
-    while fringe[0] and fringe[1]:
-        direction = 1 - direction
-        dist, _, v = heappop(fringe[direction])
-        done = dists[direction]
+    while forward[0] and backward[0]:
+        here, there = there, here
+        heap, done, reached, pred = here
+        dist, _, v = heappop(heap)
         if v in done:
             continue
         done[v] = dist
-        if v in dists[1 - direction]:
-            return finaldist, _path(preds, meetnode)
-        reached, other, pred, heap, free = seen[direction], seen[1 - direction], preds[direction], fringe[direction], zero[v]
+        if v in there[1]:
+            return finaldist, _path(forward[3], backward[3], meetnode)
+        other, free = there[2], zero[v]
         for w, weight in adj[v].items():
             if w in done:
                 continue
             length = dist if w in free else dist + weight
-            if w not in reached or length < reached[w]:
+            old = reached.get(w)
+            if old is None or length < old:
                 reached[w] = length
                 heappush(heap, (length, counter, w))
                 counter += 1
@@ -91,18 +91,18 @@ def shortest_path(graph: RouteGraph, zero: list[set[int]], source: int, target: 
     return None
 
 
-def _path(preds, meet: int) -> list[int]:
-    forward = []
+def _path(forward: dict[int, int | None], backward: dict[int, int | None], meet: int) -> list[int]:
+    path = []
     node = meet
     while node is not None:
-        forward.append(node)
-        node = preds[0][node]
-    forward.reverse()
-    node = preds[1][meet]
+        path.append(node)
+        node = forward[node]
+    path.reverse()
+    node = backward[meet]
     while node is not None:
-        forward.append(node)
-        node = preds[1][node]
-    return forward
+        path.append(node)
+        node = backward[node]
+    return path
 
 
 # --- a board's routes by city pair, computed once per board ---------------------------------

@@ -51,7 +51,7 @@ class LongRouteBot(TicketBot):
                                                        c.route, c.color or ""))
         return super().take_turn(board, seen, by_kind, legal)
 
-    def claim_along_plan(self, board, seen, plan, claims: list[Action], can_draw: bool) -> Action | None:
+    def claim_along_plan(self, board, seen, plan, claims: list[Action], can_draw) -> Action | None:
         # short routes wait for the end of the game: the cards go to long ones first
         late = seen.trains <= LATE or seen.min_other_trains <= LATE
         kept = Listing(lambda: [c for c in claims if late or _length(board, c) >= 3])  # listed if the plan needs it

@@ -1,10 +1,11 @@
 """The ticket-seeking bot: plays for its tickets, as most people do, so that simulated games
 resemble real ones.
 
-What it knows is what a player knows: ``game.view(seat)`` (the public table, its own hand and
-tickets), ``game.legal_actions(seat)`` and the public map (``game.board``). It never reads the
-game state, other hands, the deck or the game's generator; its own ``random.Random``, seeded
-from the game seed and its seat, only breaks ties.
+What it knows is what a player knows: what ``game.view(seat)`` shows (the public table, its own
+hand, tickets and decision; :func:`read_game` reads the fields it uses without building a whole
+view), its legal actions and the public map (``game.board``). It never reads other hands or
+tickets, the deck or the game's generator; its own ``random.Random``, seeded from the game seed
+and its seat, only breaks ties.
 
 How it plays, turn by turn:
 
@@ -27,7 +28,9 @@ How it plays, turn by turn:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import attrs
@@ -36,7 +39,7 @@ from ttr_core.actions import Action
 from ttr_core.board import Board, Route
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
 from ttr_core.network import DisjointSets
-from ttr_bots.legal_by_kind import LegalByKind
+from ttr_bots.legal_by_kind import LegalByKind, Listing
 from ttr_bots.route_graph import RouteGraph, board_index, pair as _pair, shortest_path
 
 #: A station edge's weight in the planner: a station uses no trains but costs cards and 4 points.
@@ -105,6 +108,93 @@ def read_view(view: Mapping[str, Any], board: Board, owner: Mapping[int, int] | 
     )
 
 
+_NO_STATIONS: Mapping[str, Any] = {"cities": (), "left": 0}
+_NO_CITIES: frozenset[str] = frozenset()
+
+
+def read_game(game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapping[str, Any]] = ()) -> Seen:
+    """What the seat knows, as :func:`read_view` reads it from ``game.view(seat)``, read from the
+    game without building the rest of a view: the public table (route owners, trains, the open
+    row, how many tickets are left, the final round) and the seat's own hand, tickets and
+    decision; nothing of another seat's hand or tickets, nor of the decks' order. ``owner``: the
+    route owners by route index; ``stations``: the view's ``rules.stations``, if the variant has
+    stations."""
+    st = game.state
+    players, names = st.players, game.cards.names
+    me = players[seat]
+    mine = stations[seat] if seat < len(stations) else _NO_STATIONS
+    others = [p.trains for i, p in enumerate(players) if i != seat and not p.resigned]
+    return Seen(
+        seat=seat,
+        owner=owner,
+        hand=game.cards.counts_by_name(me.hand),  # a new dict: nobody else holds it
+        tickets=tuple(me.tickets),
+        trains=me.trains,
+        stations_left=mine["left"],
+        my_stations=tuple(mine["cities"]),
+        station_cities=frozenset([c for s in stations for c in s["cities"]]) if stations else _NO_CITIES,
+        final_round=st.final_round is not None,
+        min_other_trains=min(others) if others else 99,
+        tickets_left=len(st.ticket_deck),
+        decision=None if me.decision is None else me.decision.private(),
+        open_row=tuple([names[c] if c >= 0 else None for c in st.open_row]),
+    )
+
+
+# --- claims ----------------------------------------------------------------------------------
+
+
+class Claims(Listing):
+    """The seat's legal claims at its turn: all of them, listed on first use (a :class:`Listing`),
+    or only those of a few routes (:meth:`of_routes`), which is what most turns need."""
+
+    __slots__ = ("_by_kind", "_seen", "_closed")
+
+    def __init__(self, by_kind: LegalByKind, seen: Seen):
+        super().__init__(lambda: by_kind.get("claim-route").items())
+        self._by_kind, self._seen = by_kind, seen
+        self._closed: Mapping[int, str] | None = None
+
+    def of_routes(self, routes: Sequence[Route]) -> list[Action]:
+        """The legal claims of ``routes`` (free routes), as the whole listing has them.
+
+        Where the claiming rule lists its claims alone (at the turn's start), those of routes
+        without ferry marks are built from the hand the way that rule lists them, without listing
+        the others: in each colour that pays the route (its own; any for grey, R-ROUTE-3) and that
+        the hand holds, the fewest locomotives; all locomotives if the hand has enough (R-ROUTE-2);
+        none for a route longer than the trains left or closed to the seat (``closed_routes``,
+        R-PAR). A ferry's payments are its rule's (R-FER): they are taken from the listing."""
+        by_kind = self._by_kind
+        if self._items is not None or not by_kind.asked_of_rule("claim-route") or any(r.ferry for r in routes):
+            wanted = {r.id for r in routes}
+            return [c for c in self if c.route in wanted]
+        game, hand, trains = by_kind.game, self._seen.hand, self._seen.trains
+        if self._closed is None:
+            self._closed = game.closed_routes(by_kind.seat)
+        closed = self._closed
+        claim = game.registry.action_class("claim-route")
+        locos = hand.get(LOCOMOTIVE, 0)
+        out = []
+        for r in sorted(routes, key=lambda r: r.index):  # in the listing's order: by route, then colour
+            if r.index in closed or r.length > trains:
+                continue
+            for color in COLORS if r.color == GRAY else (r.color,):
+                held = hand.get(color, 0)
+                if held and held + locos >= r.length:
+                    out.append(claim(route=r.id, color=color, locomotives=max(0, r.length - held)))
+            if locos >= r.length:
+                out.append(claim(route=r.id, locomotives=r.length))
+        return out
+
+
+def claims_of(claims: Sequence[Action], routes: Sequence[Route]) -> list[Action]:
+    """The claims of ``routes`` among ``claims``, a list or :class:`Claims`."""
+    if isinstance(claims, Claims):
+        return claims.of_routes(routes)
+    wanted = {r.id for r in routes}
+    return [c for c in claims if c.route in wanted]
+
+
 # --- planning --------------------------------------------------------------------------------
 
 
@@ -128,8 +218,11 @@ class FreePlanned:
     groups: list[list[Route]]  # by connection (those with a free route), connections in order
     routes: list[Route]  # all of them
     beside_taken: list[Route]  # those with a parallel route someone owns (R-PAR may close them)
-    # with one free route per connection, what they ask for whatever the hand (``_fixed_needs``)
-    fixed_needs: tuple[dict[str, int], list[Route]] | None
+    # what the connections with one free route ask for whatever the hand (``_fixed_needs``)
+    fixed_needs: tuple[dict[str, int], list[tuple[int, Route]]]
+    # the connections with parallel free routes, by place among the groups: which route of each
+    # the colour needs count depends on the hand
+    choices: list[tuple[int, list[Route]]]
 
     @classmethod
     def of(cls, board: Board, seen: Seen, plan: Plan) -> FreePlanned:
@@ -137,8 +230,8 @@ class FreePlanned:
         groups = [g for g in ([r for r in between[p] if r.index not in owner] for p in sorted(plan.pairs)) if g]
         routes = [r for g in groups for r in g]
         beside = [r for r in routes if r.parallel and any(p in owner for p in r.parallel)]
-        fixed = _fixed_needs([g[0] for g in groups]) if all(len(g) == 1 for g in groups) else None
-        return cls(plan, groups, routes, beside, fixed)
+        fixed = _fixed_needs([(i, g[0]) for i, g in enumerate(groups) if len(g) == 1])
+        return cls(plan, groups, routes, beside, fixed, [(i, g) for i, g in enumerate(groups) if len(g) > 1])
 
 
 #: Searches already made within one decision, by (ticket, the pairs chosen before it): the
@@ -306,9 +399,12 @@ class TicketBot:
         self._checked: tuple | None = None  # what the plan was last found valid against
         self._graph: RouteGraph | None = None
         self._graph_key: tuple | None = None
+        self._searches: tuple[RouteGraph | None, Searches] = (None, {})  # those made on a graph, while it stands
         self._blocked: set[int] = set()  # free routes closed to this seat (R-PAR), learnt from legal actions
-        # the routes' owners as last seen, and a number that changes whenever they do
-        self._routes: Mapping[str, int] | None = None
+        self._shows_stations: bool | None = None  # whether the variant's view shows stations
+        # the routes' owners as last seen (a list by route index, and a dict of the owned ones),
+        # and a number that changes whenever they do
+        self._owners: list[int] | None = None
         self._owner: dict[int, int] = {}
         self._owner_version = 0
         self._moved: set[int] = set()  # routes whose owner changed since the plan was last checked
@@ -319,15 +415,12 @@ class TicketBot:
 
     def choose(self, game, seat: int) -> Action:
         board = game.board
-        view = game.view(seat)
-        if view["routes"] != self._routes:
-            self._see_owners(board, view["routes"])
-        seen = read_view(view, board, self._owner)
+        seen = self._read(game, seat)
         decision = seen.decision
         # the legal actions by kind, each listed when first asked for: most turns need no claims
         if decision is not None and "allowed" in decision:
             by_kind = LegalByKind.answering(game, seat, decision["allowed"])
-        elif decision is None and view["current"] == seat:
+        elif decision is None and game.state.phase == "play" and game.state.current == seat:
             by_kind = LegalByKind.at_turn_start(game, seat)
         else:
             by_kind = LegalByKind(game, seat)
@@ -335,19 +428,31 @@ class TicketBot:
             return self._decide(board, seen, decision, by_kind, by_kind.everything)
         return self.take_turn(board, seen, by_kind, by_kind.everything)
 
-    def _see_owners(self, board, routes: Mapping[str, int]) -> None:
-        """Take the view's route owners: the routes claimed or released since the last view join
-        ``_moved``, and ``_owner_version`` changes."""
-        index, before = board.route_index, self._routes or {}
-        owner = dict(self._owner)
-        claimed = [r for r, s in routes.items() if before.get(r) != s]
-        for r in claimed:
-            owner[index[r]] = routes[r]
-        released = [r for r in before if r not in routes] if len(before) > len(routes) - len(claimed) else []
-        for r in released:  # a controller's dismantling (R-CTL-2)
-            del owner[index[r]]
-        self._moved.update(index[r] for r in (*claimed, *released))
-        self._routes, self._owner = routes, owner
+    def _read(self, game, seat: int) -> Seen:
+        """What the seat knows now (:func:`read_game`); the stations, a plugin's part of the view,
+        are taken from a whole view where the variant has them."""
+        if self._shows_stations is None:
+            self._shows_stations = "stations" in game.view(seat)["rules"]
+        stations = game.view(seat)["rules"]["stations"] if self._shows_stations else ()
+        owners = game.state.owner
+        if owners != self._owners:
+            self._see_owners(owners)
+        return read_game(game, seat, self._owner, stations)
+
+    def _see_owners(self, owners: Sequence[int]) -> None:
+        """Take the routes' owners (by route index, -1 for free): the routes claimed or released
+        (a controller's dismantling, R-CTL-2) since last seen join ``_moved``, and
+        ``_owner_version`` changes."""
+        before = self._owners or [-1] * len(owners)
+        changed = list(compress(range(len(owners)), map(ne, before, owners)))
+        owner = dict(self._owner)  # a new dict: the seen of earlier decisions keep theirs
+        for r in changed:
+            if owners[r] >= 0:
+                owner[r] = owners[r]
+            else:
+                del owner[r]
+        self._moved.update(changed)
+        self._owners, self._owner = list(owners), owner
         self._owner_version += 1
 
     # --- pending decisions ------------------------------------------------------------------
@@ -370,7 +475,7 @@ class TicketBot:
         """The offer whose tickets, planned with those held, score best within the budget."""
         graph = self._graph_for(board, seen)
         budget = min(seen.trains * (1 - self.reserve), _time_budget(seen))
-        searches: Searches = {}
+        searches = self._searches_on(graph)
 
         def value(offer: Action) -> tuple:
             kept = tuple(board.ticket_index[t] for t in offer.tickets)
@@ -385,7 +490,7 @@ class TicketBot:
     # --- a turn -----------------------------------------------------------------------------
 
     def take_turn(self, board, seen, by_kind, legal) -> Action:
-        claims: list[Action] = by_kind.get("claim-route", [])
+        claims = Claims(by_kind, seen)
         if seen.final_round and (claims or "build-station" in by_kind):
             best = self._last_turn(board, seen, claims, by_kind.get("build-station", []))
             if best is not None:
@@ -394,7 +499,8 @@ class TicketBot:
         station = self._station(plan, by_kind.get("build-station", []))
         if station is not None:
             return station
-        claim = self.claim_along_plan(board, seen, plan, claims, can_draw="draw-card" in by_kind)
+        # whether a card may be drawn matters for tunnels only: the draws are listed if one asks
+        claim = self.claim_along_plan(board, seen, plan, claims, can_draw=by_kind.get("draw-card"))
         if claim is not None:
             return claim
         free_claim = self._controller_claim(board, plan, by_kind.get("play-controller", []))
@@ -429,6 +535,13 @@ class TicketBot:
             self._graph_key = key
         return self._graph
 
+    def _searches_on(self, graph: RouteGraph) -> Searches:
+        """The searches made on ``graph`` so far: the options of a decision, and then the plan of
+        the tickets kept, search the same connections."""
+        if self._searches[0] is not graph:
+            self._searches = (graph, {})
+        return self._searches[1]
+
     def plan_for(self, board, seen, claims: list[Action]) -> Plan:
         plan = self._cached_plan(board, seen)
         if self._learn_blocked(board, seen, plan, claims):
@@ -455,7 +568,7 @@ class TicketBot:
                 self._checked = (kept, against)
                 return kept
         graph = self._graph_for(board, seen)
-        self._plan = plan_tickets(board, graph, seen, seen.tickets, seen.trains)
+        self._plan = plan_tickets(board, graph, seen, seen.tickets, seen.trains, self._searches_on(graph))
         self._plan_key = key
         return self._plan
 
@@ -482,7 +595,7 @@ class TicketBot:
         ]
         if not suspects:
             return False
-        offered = {c.route for c in claims}
+        offered = {c.route for c in claims_of(claims, suspects)}
         learnt = False
         for r in suspects:
             if r.id not in offered:
@@ -500,13 +613,14 @@ class TicketBot:
             return None
         return min(wanted, key=lambda b: (b.locomotives, plan.stations.index(b.city), b.color or ""))
 
-    def claim_along_plan(self, board, seen, plan: Plan, claims: list[Action], can_draw: bool) -> Action | None:
-        """The planned route to claim now, if the hand can pay one. ``claims`` are listed only
-        when the hand holds enough cards for a planned route."""
-        payable = {r.id for r in may_pay(seen, self._free_planned(board, seen, plan).routes)}
+    def claim_along_plan(self, board, seen, plan: Plan, claims: list[Action], can_draw: Sized | bool) -> Action | None:
+        """The planned route to claim now, if the hand can pay one. Of ``claims`` (a list, or
+        :class:`Claims`), only those of the planned routes the hand may pay are asked for;
+        ``can_draw``'s truth (a listing of the draws, say) only when a tunnel could be claimed."""
+        payable = may_pay(seen, self._free_planned(board, seen, plan).routes)
         if not payable:
             return None
-        planned = [c for c in claims if c.route in payable]
+        planned = claims_of(claims, payable)
         if not planned:
             return None
         needs = self._color_needs(board, seen, plan)
@@ -601,17 +715,10 @@ class TicketBot:
         return max(draws, key=lambda d: (wanted.get(row.get(d.slot), 0), row.get(d.slot) == LOCOMOTIVE, -(d.slot or 0)))
 
     def _color_needs(self, board, seen, plan: Plan) -> dict[str, int]:
-        """``_color_needs``, worked out again only when the plan, the hand or the board changed;
-        with one free route per connection, what the hand changes only."""
+        """``_color_needs``, worked out again only when the plan, the hand or the board changed."""
         free = self._free_planned(board, seen, plan)
         if self._needs is None or self._needs[0] is not free or self._needs[1] != seen.hand:
-            fixed = free.fixed_needs
-            if fixed is None:
-                needs = _color_needs(seen, free.groups)
-            else:
-                needs = dict(fixed[0])
-                _add_grey_needs(seen.hand, needs, fixed[1])
-            self._needs = (free, seen.hand, needs)
+            self._needs = (free, seen.hand, _color_needs(seen, free))
         return self._needs[2]
 
 
@@ -676,43 +783,55 @@ def _still_valid(board: Board, seen: Seen, plan: Plan, blocked: set[int]) -> Pla
 
 
 def _could_pay(route: Route, seen: Seen) -> bool:
-    locos = seen.cards(LOCOMOTIVE)
+    hand = seen.hand
+    locos = hand.get(LOCOMOTIVE, 0)
     if locos < route.ferry:
         return False
     colors = COLORS if route.color == GRAY else (route.color,)
-    return max(seen.cards(c) for c in colors) + locos >= route.length
+    return max([hand.get(c, 0) for c in colors]) + locos >= route.length
 
 
-def _color_needs(seen: Seen, free: list[list[Route]]) -> dict[str, int]:
-    """Cards the plan's free routes (``free``, by connection) ask for, by colour: coloured routes
-    their colour, grey routes the colour the hand holds most of (beyond what coloured routes
-    take), ferries locomotives."""
+def _color_needs(seen: Seen, free: FreePlanned) -> dict[str, int]:
+    """Cards the plan's free routes ask for, by colour: coloured routes their colour, grey routes
+    the colour the hand holds most of (beyond what coloured routes take), ferries locomotives. Of
+    parallel free routes, the one the hand is closest to paying counts."""
     hand = seen.hand
-    most = max([hand.get(c, 0) for c in COLORS])
-    # of parallel routes, the one the hand is closest to paying
-    chosen = [
-        group[0] if len(group) == 1 else max(group, key=lambda r: (most if r.color == GRAY else hand.get(r.color, 0), -r.index))
-        for group in free
-    ]
-    needs, grey = _fixed_needs(chosen)
-    _add_grey_needs(hand, needs, grey)
+    needs, grey = free.fixed_needs
+    needs = dict(needs)
+    if free.choices:
+        most = max([hand.get(c, 0) for c in COLORS])
+        chosen = [
+            (i, max(group, key=lambda r: (most if r.color == GRAY else hand.get(r.color, 0), -r.index)))
+            for i, group in free.choices
+        ]
+        grey = sorted([*grey, *_add_needs(needs, chosen)], key=_longest_first)
+    _add_grey_needs(hand, needs, [r for _, r in grey])
     return needs
 
 
-def _fixed_needs(routes: list[Route]) -> tuple[dict[str, int], list[Route]]:
-    """What ``routes`` ask for whatever the hand: their colours and ferries' locomotives; and the
-    grey routes, longest first (their colour depends on the hand)."""
+def _fixed_needs(routes: list[tuple[int, Route]]) -> tuple[dict[str, int], list[tuple[int, Route]]]:
+    """What ``routes`` (each with the place of its connection) ask for whatever the hand: their
+    colours and ferries' locomotives; and the grey routes, longest first, then by place (their
+    colour depends on the hand)."""
     needs: dict[str, int] = {}
-    grey: list[Route] = []
-    for r in routes:
+    return needs, sorted(_add_needs(needs, routes), key=_longest_first)
+
+
+def _add_needs(needs: dict[str, int], routes: list[tuple[int, Route]]) -> list[tuple[int, Route]]:
+    """Add the colours and the ferries' locomotives of ``routes`` to ``needs``; their grey ones."""
+    grey = []
+    for i, r in routes:
         if r.ferry:
             needs[LOCOMOTIVE] = needs.get(LOCOMOTIVE, 0) + r.ferry
         if r.color == GRAY:
-            grey.append(r)
+            grey.append((i, r))
         else:
             needs[r.color] = needs.get(r.color, 0) + r.length - r.ferry
-    grey.sort(key=lambda r: -r.length)
-    return needs, grey
+    return grey
+
+
+def _longest_first(placed: tuple[int, Route]) -> tuple[int, int]:
+    return -placed[1].length, placed[0]
 
 
 def _add_grey_needs(hand: Mapping[str, int], needs: dict[str, int], grey: list[Route]) -> None:
