@@ -392,3 +392,51 @@ def test_the_claims_of_a_few_routes_are_those_the_whole_listing_has(variant_id, 
         game.apply(seat, bots[seat].choose(game, seat))
     assert built > 20
     assert closed or players > 3  # with 2-3 players, parallel routes close (R-PAR-2)
+
+
+class ShortRoutesWithoutLocomotives:
+    """A house rule replacing the claiming rule: no locomotive pays a route of 1 or 2 spaces."""
+
+    @staticmethod
+    def plugin_class():
+        from ttr_plugins.claiming import Claiming
+
+        class Strict(Claiming):
+            def legal(self, game, seat):
+                return [c for c in super().legal(game, seat) if not self._short_with_locos(game, c)]
+
+            def payment_problem(self, game, route, action):
+                if route.length <= 2 and action.locomotives:
+                    return f"{route.id}: no locomotives on a route of {route.length} spaces (house rule)"
+                return super().payment_problem(game, route, action)
+
+            @staticmethod
+            def _short_with_locos(game, claim):
+                return claim.locomotives > 0 and game.board.routes[game.board.route_index[claim.route]].length <= 2
+
+        return Strict
+
+
+def test_the_ticket_bot_plays_a_variant_whose_claims_are_paid_otherwise(tmp_path):
+    """The bot builds its claims from its hand as the built-in claiming rule would; where a house
+    rule pays for routes otherwise, the rules refuse one of them and the bot takes its claims
+    from the rules' listing instead: every game ends, and no claim breaks the house rule."""
+    from ttr_core import manager
+
+    path = tmp_path / "usa-strict.toml"
+    path.write_text('id = "usa-strict"\ntitle = "t"\nextends = "usa"\n[versions.1]\n'
+                    'remove_plugins = ["claiming"]\nadd_plugins = ["strict-claiming"]\n', encoding="utf-8")
+    with manager.local_plugins({"strict-claiming": ShortRoutesWithoutLocomotives.plugin_class()}):
+        ruleset = variant.load(str(path))
+        fell_back = 0
+        for seed in range(6):
+            players = [TicketBot(seed, s) for s in range(4)]
+            game = Game(ruleset, ["A", "B", "C", "D"], seed)
+            while not game.over:
+                seat = game.to_act()[0]
+                game.apply(seat, players[seat].choose(game, seat))
+            fell_back += sum(not p.build_claims for p in players)
+            short = [a for _, a in game.log if a.kind == "claim-route" and a.locomotives
+                     and game.board.routes[game.board.route_index[a.route]].length <= 2]
+            assert short == []
+    assert fell_back > 0  # the house rule did refuse some built claims: the test saw the fallback

@@ -43,7 +43,9 @@ class Bot(Protocol):
     asked for that seat's next action whenever the seat is to act (its turn, or a decision pending
     for it such as a second card or tickets to keep), and returns an action the rules accept,
     typically one of ``game.legal_actions(seat)``. A fair bot reads only what its seat may see:
-    ``game.view(seat)``, ``game.legal_actions(seat)`` and the public map ``game.board``.
+    ``game.view(seat)``, ``game.legal_actions(seat)`` and the public map ``game.board`` (a bot
+    may read the same facts from ``game.state`` to save building a view, as the ticket bot does,
+    but never another seat's hand or tickets, the decks' order or the generator).
 
     A bot never uses ``game.rng``: drawing from it would change the deck. It seeds its own
     generator from ``(seed, seat)`` (``random.Random(f"my-bot:{seed}:{seat}")``), so that a bot

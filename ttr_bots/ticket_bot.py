@@ -17,7 +17,10 @@ How it plays, turn by turn:
   join may be saved by stations borrowing other players' routes (where the variant has them).
   The plan is recomputed only when the board, its tickets, trains or stations changed;
 * **cards**: it draws the colours the plan still lacks from the open row, else blind;
-* **claims**: it claims planned routes as soon as it can pay them, longest first, paying with
+* **claims**: the claims of its planned routes are built from its hand as the built-in claiming
+  rule lists them (R-ROUTE-2..3), instead of listing every claim; should the rules refuse one (a
+  house rule paying for routes otherwise), it takes them from the rules' listing for the rest of
+  the game. It claims planned routes as soon as it can pay them, longest first, paying with
   the cards the rest of the plan needs least; tunnels it attempts with a spare card in hand,
   pays the extra when it can, otherwise declines;
 * **the end**: with its tickets done it draws new tickets while that is safe (trains to spare,
@@ -38,6 +41,7 @@ import attrs
 from ttr_core.actions import Action
 from ttr_core.board import Board, Route
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
+from ttr_core.errors import IllegalAction
 from ttr_core.network import DisjointSets
 from ttr_bots.legal_by_kind import LegalByKind, Listing
 from ttr_bots.route_graph import RouteGraph, board_index, pair as _pair, shortest_path
@@ -148,12 +152,14 @@ class Claims(Listing):
     """The seat's legal claims at its turn: all of them, listed on first use (a :class:`Listing`),
     or only those of a few routes (:meth:`of_routes`), which is what most turns need."""
 
-    __slots__ = ("_by_kind", "_seen", "_closed")
+    __slots__ = ("_by_kind", "_seen", "_closed", "build", "built")
 
-    def __init__(self, by_kind: LegalByKind, seen: Seen):
+    def __init__(self, by_kind: LegalByKind, seen: Seen, build: bool = True):
         super().__init__(lambda: by_kind.get("claim-route").items())
         self._by_kind, self._seen = by_kind, seen
         self._closed: Mapping[int, str] | None = None
+        self.build = build  # False: always take the claims from the listing
+        self.built = False  # whether some claims were built from the hand
 
     def of_routes(self, routes: Sequence[Route]) -> list[Action]:
         """The legal claims of ``routes`` (free routes), as the whole listing has them.
@@ -165,9 +171,11 @@ class Claims(Listing):
         none for a route longer than the trains left or closed to the seat (``closed_routes``,
         R-PAR). A ferry's payments are its rule's (R-FER): they are taken from the listing."""
         by_kind = self._by_kind
-        if self._items is not None or not by_kind.asked_of_rule("claim-route") or any(r.ferry for r in routes):
+        if (not self.build or self._items is not None or not by_kind.asked_of_rule("claim-route")
+                or any(r.ferry for r in routes)):
             wanted = {r.id for r in routes}
             return [c for c in self if c.route in wanted]
+        self.built = True
         game, hand, trains = by_kind.game, self._seen.hand, self._seen.trains
         if self._closed is None:
             self._closed = game.closed_routes(by_kind.seat)
@@ -185,6 +193,17 @@ class Claims(Listing):
             if locos >= r.length:
                 out.append(claim(route=r.id, locomotives=r.length))
         return out
+
+
+def _accepted(game, seat: int, action: Action) -> bool:
+    """Whether the rules accept ``action`` (a claim this bot built): its rule's own check."""
+    if action.kind != "claim-route":
+        return True
+    try:
+        game.registry.for_action(action).handler.check(game, seat, action)
+    except IllegalAction:
+        return False
+    return True
 
 
 def claims_of(claims: Sequence[Action], routes: Sequence[Route]) -> list[Action]:
@@ -410,6 +429,9 @@ class TicketBot:
         self._moved: set[int] = set()  # routes whose owner changed since the plan was last checked
         self._free: FreePlanned | None = None  # the plan's free routes, until they change
         self._needs: tuple | None = None  # (free routes, hand, the colour needs they make)
+        # claims built from the hand (Claims.of_routes), until a variant's rules refuse one
+        self.build_claims = True
+        self._claims: Claims | None = None  # those of the turn being chosen
 
     # --- entry point ----------------------------------------------------------------------
 
@@ -426,7 +448,16 @@ class TicketBot:
             by_kind = LegalByKind(game, seat)
         if decision is not None:
             return self._decide(board, seen, decision, by_kind, by_kind.everything)
-        return self.take_turn(board, seen, by_kind, by_kind.everything)
+        self._claims = None
+        action = self.take_turn(board, seen, by_kind, by_kind.everything)
+        built, self._claims = self._claims is not None and self._claims.built, None  # the game stays unreferenced
+        if built and not _accepted(game, seat, action):
+            # this variant pays for routes otherwise than the built-in claiming rule (a house rule
+            # replaced it): from now on the claims come from the rules' own listing
+            self.build_claims = False
+            action = self.take_turn(board, seen, by_kind, by_kind.everything)
+            self._claims = None
+        return action
 
     def _read(self, game, seat: int) -> Seen:
         """What the seat knows now (:func:`read_game`); the stations, a plugin's part of the view,
@@ -490,7 +521,7 @@ class TicketBot:
     # --- a turn -----------------------------------------------------------------------------
 
     def take_turn(self, board, seen, by_kind, legal) -> Action:
-        claims = Claims(by_kind, seen)
+        claims = self._claims = Claims(by_kind, seen, self.build_claims)
         if seen.final_round and (claims or "build-station" in by_kind):
             best = self._last_turn(board, seen, claims, by_kind.get("build-station", []))
             if best is not None:
