@@ -22,6 +22,7 @@ from ttr_core.plugin import (
 
 #: in a ``TicketDeal``: tickets of any kind
 ANY = "any"
+_KEEPS_LIMIT = 20_000
 
 
 @attrs.frozen
@@ -119,6 +120,12 @@ class Tickets(Plugin):
     provides = ("tickets",)
     deterministic = True
 
+    def __init__(self, config=None):
+        super().__init__(config)
+        # the choices of keeping tickets, by offer and purpose: facts of this instance's ruleset
+        # (its map, its ticket deal), asked at every offer
+        self._keeps: dict[tuple[tuple[int, ...], str], tuple[KeepTickets, ...]] = {}
+
     @hookimpl
     def ttr_addhooks(self, pluginmanager):
         pluginmanager.add_hookspecs(TicketHooks)
@@ -143,8 +150,17 @@ class Tickets(Plugin):
 
     # --- keep-tickets -------------------------------------------------------------------------
 
-    def legal(self, game, seat) -> Iterator[KeepTickets]:
+    def legal(self, game, seat) -> list[KeepTickets]:
         decision = game.state.players[seat].decision
+        key = (tuple(decision.offered), decision.purpose)
+        keeps = self._keeps.get(key)
+        if keeps is None:
+            if len(self._keeps) >= _KEEPS_LIMIT:
+                self._keeps.clear()
+            keeps = self._keeps[key] = tuple(self._keep_choices(game, decision))
+        return list(keeps)
+
+    def _keep_choices(self, game, decision: ChooseTickets) -> Iterator[KeepTickets]:
         deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
         ids = [game.board.tickets[t].id for t in decision.offered]
         kinds = [game.board.tickets[t].kind for t in decision.offered]

@@ -190,5 +190,6 @@ class TrainCards(Plugin):
             player.decision = None  # R-DRAW-2: counts as both cards
         else:
             player.decision = SecondCard()
-            if not self.legal(game, seat):
-                player.decision = None  # R-DRAW-3: only one card could be taken
+            # R-DRAW-3: only one card could be taken (while cards are left, a blind draw is possible)
+            if not (st.deck or st.discard) and not self.legal(game, seat):
+                player.decision = None
