@@ -152,21 +152,30 @@ class _Payable:
 class _FreeRoutes:
     """``_Payable.sized`` less the routes someone owns, for one game (in ``game.memo``), with the
     owners it was sorted by. Ownership is compared, not assumed, before every use, so whatever
-    changed the state (an action, a rollback, a position loaded by hand) is taken in."""
+    changed the state (an action, a rollback, a position loaded by hand) is taken in.
 
-    __slots__ = ("owner", "counts", "sized")
+    ``upto[kind][L]`` are the codes of the free routes of at most ``L`` spaces payable in ``kind``:
+    what a hand can pay in one kind is one of these lists."""
+
+    __slots__ = ("owner", "counts", "upto")
 
     def __init__(self, payable: _Payable, st: GameState):
         owner = st.owner
         self.owner = owner[:]
         self.counts = [len(p.routes) for p in st.players]
-        self.sized = [[[c for c in codes if owner[c >> 4] < 0] for codes in kind] for kind in payable.sized]
+        self.upto: list[list[list[int]]] = []
+        for sized in payable.sized:
+            lists, shorter = [], []
+            for codes in sized:
+                shorter = shorter + [c for c in codes if owner[c >> 4] < 0]
+                lists.append(shorter)
+            self.upto.append(lists)
 
     def copy(self) -> _FreeRoutes:
         """An independent copy (``game.clone()`` takes one)."""
         twin = object.__new__(_FreeRoutes)
         twin.owner, twin.counts = self.owner[:], self.counts[:]
-        twin.sized = [[codes[:] for codes in kind] for kind in self.sized]
+        twin.upto = [[codes[:] for codes in kind] for kind in self.upto]
         return twin
 
     def sync(self, payable: _Payable, st: GameState) -> None:
@@ -182,15 +191,15 @@ class _FreeRoutes:
             trial[r] = owner[r]
         if trial != owner:
             changed = {r for r, (now, was) in enumerate(zip(owner, kept)) if now != was}
-        sized = self.sized
+        upto = self.upto
         for r in changed:
             if (kept[r] < 0) != (owner[r] < 0):
-                if owner[r] >= 0:  # taken: its payments leave the lists
-                    for kind, length, code in payable.codes_of[r]:
-                        sized[kind][length].remove(code)
-                else:  # freed: they come back
-                    for kind, length, code in payable.codes_of[r]:
-                        sized[kind][length].append(code)
+                for kind, length, code in payable.codes_of[r]:
+                    for codes in upto[kind][length:]:
+                        if owner[r] >= 0:  # taken: its payments leave the lists
+                            codes.remove(code)
+                        else:  # freed: they come back (listing sorts)
+                            codes.append(code)
             kept[r] = owner[r]
         self.counts = [len(p.routes) for p in st.players]
 
@@ -247,23 +256,17 @@ class Claiming(Plugin):
         free = self._free_routes(game, payable)
         nl = hand[payable.locomotive]
         top = payable.top
-        sized = free.sized
-        codes: list[int] = []
-        for length in range(1, min(nl, trains, top) + 1):
-            codes += sized[_LOCOS][length]
-        ferries = len(sized) > _FERRY
+        upto = free.upto
+        codes = upto[_LOCOS][min(nl, trains, top)][:]
+        ferries = len(upto) > _FERRY
         ferry = self._ferry(game) if ferries else None
         for c in range(len(COLORS)):
             if hand[c]:
                 # every payment takes a card per space, locomotives or of its colour (a triple, three)
-                most = min(hand[c] + nl, trains, top) + 1
-                by_length = sized[c]
-                for length in range(1, most):
-                    codes += by_length[length]
+                most = min(hand[c] + nl, trains, top)
+                codes += upto[c][most]
                 if ferries:
-                    by_length = sized[_FERRY + c]
-                    for length in range(1, most):
-                        codes += by_length[length]
+                    codes += upto[_FERRY + c][most]
         codes.sort()
         out: list[ClaimRoute] = []
         add = out.append
