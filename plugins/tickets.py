@@ -10,7 +10,7 @@ capability ``tickets``: ``ttr_ticket_deal`` (how many are dealt and kept, answer
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar, Literal, Protocol
 
 import attrs
@@ -22,7 +22,6 @@ from ttr_core.plugin import (
 
 #: in a ``TicketDeal``: tickets of any kind
 ANY = "any"
-_KEEPS_LIMIT = 20_000
 
 
 @attrs.frozen
@@ -122,9 +121,9 @@ class Tickets(Plugin):
 
     def __init__(self, config=None):
         super().__init__(config)
-        # the choices of keeping tickets, by offer and purpose: facts of this instance's ruleset
-        # (its map, its ticket deal), asked at every offer
-        self._keeps: dict[tuple[tuple[int, ...], str], tuple[KeepTickets, ...]] = {}
+        # what may be kept of an offer, by the kinds offered and the purpose: facts of this
+        # instance's ruleset (its ticket deal), asked at every offer
+        self._kept_by_kinds: dict[tuple[tuple[str, ...], str], tuple[tuple[int, ...], ...]] = {}
 
     @hookimpl
     def ttr_addhooks(self, pluginmanager):
@@ -152,22 +151,22 @@ class Tickets(Plugin):
 
     def legal(self, game, seat) -> list[KeepTickets]:
         decision = game.state.players[seat].decision
-        key = (tuple(decision.offered), decision.purpose)
-        keeps = self._keeps.get(key)
-        if keeps is None:
-            if len(self._keeps) >= _KEEPS_LIMIT:
-                self._keeps.clear()
-            keeps = self._keeps[key] = tuple(self._keep_choices(game, decision))
-        return list(keeps)
+        tickets = [game.board.tickets[t] for t in decision.offered]
+        return [KeepTickets(tuple(tickets[i].id for i in combo)) for combo in self._keeps(game, tickets, decision.purpose)]
 
-    def _keep_choices(self, game, decision: ChooseTickets) -> Iterator[KeepTickets]:
-        deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
-        ids = [game.board.tickets[t].id for t in decision.offered]
-        kinds = [game.board.tickets[t].kind for t in decision.offered]
-        for n in range(len(ids), 0, -1):
-            for combo in itertools.combinations(range(len(ids)), n):
-                if _keep_problem([kinds[i] for i in combo], kinds, deal) is None:
-                    yield KeepTickets(tuple(ids[i] for i in combo))
+    def _keeps(self, game, tickets: list, purpose: str) -> tuple[tuple[int, ...], ...]:
+        """Which of the offered ``tickets`` may be kept, as positions in the offer: the most first."""
+        kinds = tuple(t.kind for t in tickets)
+        combos = self._kept_by_kinds.get((kinds, purpose))
+        if combos is None:
+            deal = game.policy("ttr_ticket_deal", purpose=purpose)
+            combos = self._kept_by_kinds[kinds, purpose] = tuple(
+                combo
+                for n in range(len(kinds), 0, -1)
+                for combo in itertools.combinations(range(len(kinds)), n)
+                if _keep_problem([kinds[i] for i in combo], list(kinds), deal) is None
+            )
+        return combos
 
     def check(self, game, seat, action: KeepTickets) -> None:
         decision = game.state.players[seat].decision
