@@ -155,7 +155,7 @@ class _FreeRoutes:
     changed the state (an action, a rollback, a position loaded by hand) is taken in.
 
     ``upto[kind][L]`` are the codes of the free routes of at most ``L`` spaces payable in ``kind``:
-    what a hand can pay in one kind is one of these lists."""
+    what a hand can pay in one kind is one of these sets (a claim leaves several of them)."""
 
     __slots__ = ("owner", "counts", "upto")
 
@@ -163,19 +163,19 @@ class _FreeRoutes:
         owner = st.owner
         self.owner = owner[:]
         self.counts = [len(p.routes) for p in st.players]
-        self.upto: list[list[list[int]]] = []
+        self.upto: list[list[set[int]]] = []
         for sized in payable.sized:
-            lists, shorter = [], []
+            sets, shorter = [], set()
             for codes in sized:
-                shorter = shorter + [c for c in codes if owner[c >> 4] < 0]
-                lists.append(shorter)
-            self.upto.append(lists)
+                shorter = shorter | {c for c in codes if owner[c >> 4] < 0}
+                sets.append(shorter)
+            self.upto.append(sets)
 
     def copy(self) -> _FreeRoutes:
         """An independent copy (``game.clone()`` takes one)."""
         twin = object.__new__(_FreeRoutes)
         twin.owner, twin.counts = self.owner[:], self.counts[:]
-        twin.upto = [[codes[:] for codes in kind] for kind in self.upto]
+        twin.upto = [[codes.copy() for codes in kind] for kind in self.upto]
         return twin
 
     def sync(self, payable: _Payable, st: GameState) -> None:
@@ -196,10 +196,10 @@ class _FreeRoutes:
             if (kept[r] < 0) != (owner[r] < 0):
                 for kind, length, code in payable.codes_of[r]:
                     for codes in upto[kind][length:]:
-                        if owner[r] >= 0:  # taken: its payments leave the lists
-                            codes.remove(code)
-                        else:  # freed: they come back (listing sorts)
-                            codes.append(code)
+                        if owner[r] >= 0:  # taken: its payments leave the sets
+                            codes.discard(code)
+                        else:  # freed: they come back
+                            codes.add(code)
             kept[r] = owner[r]
         self.counts = [len(p.routes) for p in st.players]
 
@@ -257,7 +257,7 @@ class Claiming(Plugin):
         nl = hand[payable.locomotive]
         top = payable.top
         upto = free.upto
-        codes = upto[_LOCOS][min(nl, trains, top)][:]
+        codes = list(upto[_LOCOS][min(nl, trains, top)])
         ferries = len(upto) > _FERRY
         ferry = self._ferry(game) if ferries else None
         for c in range(len(COLORS)):
