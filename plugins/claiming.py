@@ -194,12 +194,10 @@ class _FreeRoutes:
         upto = self.upto
         for r in changed:
             if (kept[r] < 0) != (owner[r] < 0):
+                change = set.discard if owner[r] >= 0 else set.add  # taken, its payments leave; freed, they come back
                 for kind, length, code in payable.codes_of[r]:
                     for codes in upto[kind][length:]:
-                        if owner[r] >= 0:  # taken: its payments leave the sets
-                            codes.discard(code)
-                        else:  # freed: they come back
-                            codes.add(code)
+                        change(codes, code)
             kept[r] = owner[r]
         self.counts = [len(p.routes) for p in st.players]
 
