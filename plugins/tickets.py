@@ -224,13 +224,15 @@ class Tickets(Plugin):
         return ticket_outcome(game, seat)
 
 
+_DRAW_TICKETS = DrawTickets()  # actions are immutable values: every legal-action list shares it
+
+
 class _DrawTickets:
     def __init__(self, plugin: Tickets):
         self.plugin = plugin
 
     def legal(self, game, seat):
-        if game.state.ticket_deck:
-            yield DrawTickets()
+        return [_DRAW_TICKETS] if game.state.ticket_deck else []
 
     def check(self, game, seat, action):
         if not game.state.ticket_deck:
