@@ -105,7 +105,6 @@ def _claim(route_id: str, color: int, locomotives: int, triples: int) -> ClaimRo
 
 
 _LOCOS = len(COLORS)  # the paying kind "all locomotives", after the colours
-_FERRY = _LOCOS + 1  # ferries paid in colour c: kind _FERRY + c
 
 
 class _Payable:
@@ -115,8 +114,8 @@ class _Payable:
     A route of ``L`` spaces can be paid in colour ``c`` (its own, or any for grey, R-ROUTE-3) with
     ``h > 0`` cards of it and ``n`` locomotives when ``L <= h + n``, with ``max(0, L - h)``
     locomotives; all in locomotives when ``L <= n``; by nobody with fewer than ``L`` trains. With a
-    ferry rule, ferries are a kind apart (``_FERRY + c``): the rule says which payments fit, among
-    those of ``L <= h + n`` (a payment takes a card per space, a triple three).
+    ferry rule, a ferry's claims are not tabled: the rule says which payments fit, among those of
+    ``L <= h + n`` (a payment takes a card per space, a triple three).
 
     ``sized[kind][L]`` are the codes of the routes of ``L`` spaces payable in ``kind``. A code,
     ``route index * 16 + colour`` (8 for all locomotives), sorts the way claims are listed; and
@@ -129,17 +128,14 @@ class _Payable:
         self.top = max((r.length for r in routes), default=0)
         self.routes = [(r.id, r) for r in routes]
         self.info: list[tuple | None] = [None] * (16 * len(routes))
-        kinds = _FERRY + len(COLORS) if ferry_rule else _FERRY
-        self.sized: list[list[list[int]]] = [[[] for _ in range(self.top + 1)] for _ in range(kinds)]
+        self.sized: list[list[list[int]]] = [[[] for _ in range(self.top + 1)] for _ in range(_LOCOS + 1)]
         #: (kind, length, code) of every way to pay each route, by route index
         self.codes_of: list[list[tuple[int, int, int]]] = [[] for _ in routes]
         for r in routes:
             colors = range(len(COLORS)) if r.color == GRAY else (_COLOR_ID[r.color],)
             for c in colors:
-                if ferry_rule and r.ferry:
-                    self._add(r, _FERRY + c, c, None)
-                else:
-                    self._add(r, c, c, tuple(_claim(r.id, c, locos, 0) for locos in range(r.length + 1)))
+                ferry = ferry_rule and r.ferry
+                self._add(r, c, c, None if ferry else tuple(_claim(r.id, c, locos, 0) for locos in range(r.length + 1)))
             self._add(r, _LOCOS, -1, tuple(_claim(r.id, -1, locos, 0) for locos in range(r.length + 1)))
 
     def _add(self, r: Route, kind: int, color: int, claims: tuple[ClaimRoute, ...] | None) -> None:
@@ -256,15 +252,10 @@ class Claiming(Plugin):
         top = payable.top
         upto = free.upto
         codes = list(upto[_LOCOS][min(nl, trains, top)])
-        ferries = len(upto) > _FERRY
-        ferry = self._ferry(game) if ferries else None
         for c in range(len(COLORS)):
             if hand[c]:
                 # every payment takes a card per space, locomotives or of its colour (a triple, three)
-                most = min(hand[c] + nl, trains, top)
-                codes += upto[c][most]
-                if ferries:
-                    codes += upto[_FERRY + c][most]
+                codes += upto[c][min(hand[c] + nl, trains, top)]
         codes.sort()
         out: list[ClaimRoute] = []
         add = out.append
@@ -277,7 +268,7 @@ class Claiming(Plugin):
                 add(claims[length])
             elif claims is None:  # a ferry: its rule says which payments fit (R-FER-1..2)
                 rid, route = payable.routes[index]
-                for locos, triples in ferry.options(route, hand[color], nl):
+                for locos, triples in self._ferry(game).options(route, hand[color], nl):
                     # the all-locomotive payment is offered once, without a colour; a payment of
                     # triples only (R-FER-2, every space marked) does use the colour
                     if locos < length:

@@ -151,12 +151,13 @@ class Tickets(Plugin):
 
     def legal(self, game, seat) -> list[KeepTickets]:
         decision = game.state.players[seat].decision
-        tickets = [game.board.tickets[t] for t in decision.offered]
-        return [KeepTickets(tuple(tickets[i].id for i in combo)) for combo in self._keeps(game, tickets, decision.purpose)]
+        ids = [game.board.tickets[t].id for t in decision.offered]
+        return [KeepTickets(tuple(ids[i] for i in combo)) for combo in self._keeps(game, decision)]
 
-    def _keeps(self, game, tickets: list, purpose: str) -> tuple[tuple[int, ...], ...]:
-        """Which of the offered ``tickets`` may be kept, as positions in the offer: the most first."""
-        kinds = tuple(t.kind for t in tickets)
+    def _keeps(self, game, decision: ChooseTickets) -> tuple[tuple[int, ...], ...]:
+        """Which of the tickets on offer may be kept, as positions in the offer: the most first."""
+        purpose = decision.purpose
+        kinds = tuple(game.board.tickets[t].kind for t in decision.offered)
         combos = self._kept_by_kinds.get((kinds, purpose))
         if combos is None:
             deal = game.policy("ttr_ticket_deal", purpose=purpose)
