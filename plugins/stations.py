@@ -111,11 +111,6 @@ class Stations(Plugin):
             if len(self.costs) < self.count:
                 raise ValueError(f"costs: {self.count} stations need {self.count} costs, got {self.costs}")
 
-    def __init__(self, config=None):
-        super().__init__(config)
-        # stations in every city by payment, built as listings ask (this instance serves one map)
-        self._columns: dict[tuple[int, int], tuple[BuildStation, ...]] = {}
-
     # --- setup ------------------------------------------------------------------------------
 
     @hookimpl
@@ -171,19 +166,24 @@ class Stations(Plugin):
         if not paid:
             return []
         # the same payments in every free city: the columns of stations paid each way, read city by city
-        rows = zip(*[self._everywhere(game.board, color, locos) for color, locos in paid])
+        columns = self._everywhere(game.board)
+        rows = zip(*[columns[payment] for payment in paid])
         if taken:
             rows = itertools.compress(rows, [city.name not in taken for city in game.board.cities])
         return list(itertools.chain.from_iterable(rows))
 
-    def _everywhere(self, board, color: int, locos: int) -> tuple[BuildStation, ...]:
-        """A station in every city of the map, in map order, paid in ``color`` (-1: locomotives
-        only) with ``locos`` locomotives."""
-        column = self._columns.get((color, locos))
-        if column is None:
-            name = COLORS[color] if color >= 0 else None
-            column = self._columns[color, locos] = tuple(BuildStation(c.name, name, locos) for c in board.cities)
-        return column
+    def _everywhere(self, board) -> dict[tuple[int, int], tuple[BuildStation, ...]]:
+        """By payment ``(colour id or -1, locomotives)``: a station in every city of the map, in map
+        order, paid that way. Built once per ruleset (this instance serves one map)."""
+        try:
+            return self._columns
+        except AttributeError:
+            self._columns = {
+                (c, n): tuple(BuildStation(city.name, COLORS[c] if c >= 0 else None, n) for city in board.cities)
+                for c in range(-1, len(COLORS))
+                for n in range(max(self.config.costs, default=0) + 1)
+            }
+            return self._columns
 
     def check(self, game, seat, action: BuildStation) -> None:
         if not isinstance(action.city, str) or action.city not in game.board.city_index:

@@ -9,6 +9,7 @@ capability ``tickets``: ``ttr_ticket_deal`` (how many are dealt and kept, answer
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Literal, Protocol
@@ -119,12 +120,6 @@ class Tickets(Plugin):
     provides = ("tickets",)
     deterministic = True
 
-    def __init__(self, config=None):
-        super().__init__(config)
-        # what may be kept of an offer, by the kinds offered and the purpose: facts of this
-        # instance's ruleset (its ticket deal), asked at every offer
-        self._kept_by_kinds: dict[tuple[tuple[str, ...], str], tuple[tuple[int, ...], ...]] = {}
-
     @hookimpl
     def ttr_addhooks(self, pluginmanager):
         pluginmanager.add_hookspecs(TicketHooks)
@@ -151,23 +146,10 @@ class Tickets(Plugin):
 
     def legal(self, game, seat) -> list[KeepTickets]:
         decision = game.state.players[seat].decision
-        ids = [game.board.tickets[t].id for t in decision.offered]
-        return [KeepTickets(tuple(ids[i] for i in combo)) for combo in self._keeps(game, decision)]
-
-    def _keeps(self, game, decision: ChooseTickets) -> tuple[tuple[int, ...], ...]:
-        """Which of the tickets on offer may be kept, as positions in the offer: the most first."""
-        purpose = decision.purpose
-        kinds = tuple(game.board.tickets[t].kind for t in decision.offered)
-        combos = self._kept_by_kinds.get((kinds, purpose))
-        if combos is None:
-            deal = game.policy("ttr_ticket_deal", purpose=purpose)
-            combos = self._kept_by_kinds[kinds, purpose] = tuple(
-                combo
-                for n in range(len(kinds), 0, -1)
-                for combo in itertools.combinations(range(len(kinds)), n)
-                if _keep_problem([kinds[i] for i in combo], list(kinds), deal) is None
-            )
-        return combos
+        deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
+        tickets = [game.board.tickets[t] for t in decision.offered]
+        combos = _keep_choices(tuple(t.kind for t in tickets), tuple(sorted(deal.keep.items())))
+        return [KeepTickets(tuple(tickets[i].id for i in combo)) for combo in combos]
 
     def check(self, game, seat, action: KeepTickets) -> None:
         decision = game.state.players[seat].decision
@@ -182,7 +164,7 @@ class Tickets(Plugin):
         deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
         kinds = [game.board.tickets[offered[t]].kind for t in action.tickets]
         all_kinds = [game.board.tickets[t].kind for t in decision.offered]
-        problem = _keep_problem(kinds, all_kinds, deal)
+        problem = _keep_problem(kinds, all_kinds, deal.keep)
         if problem:
             raise NotLegalNow(seat, action, problem)
 
@@ -259,8 +241,20 @@ def take_tickets(game, deal: dict[str, int]) -> list[int]:
     return taken
 
 
-def _keep_problem(kept_kinds: list[str], offered_kinds: list[str], deal: TicketDeal) -> str | None:
-    for kind, least in sorted(deal.keep.items()):
+@functools.lru_cache(maxsize=1024)
+def _keep_choices(kinds: tuple[str, ...], keep: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """Which tickets of an offer of ``kinds`` may be kept under the ``keep`` rule, as positions in
+    the offer, the most first: a few kinds and rules, asked at every offer."""
+    return tuple(
+        combo
+        for n in range(len(kinds), 0, -1)
+        for combo in itertools.combinations(range(len(kinds)), n)
+        if _keep_problem([kinds[i] for i in combo], kinds, dict(keep)) is None
+    )
+
+
+def _keep_problem(kept_kinds: Sequence[str], offered_kinds: Sequence[str], keep: Mapping[str, int]) -> str | None:
+    for kind, least in sorted(keep.items()):
         available = len(offered_kinds) if kind == ANY else offered_kinds.count(kind)
         have = len(kept_kinds) if kind == ANY else kept_kinds.count(kind)
         need = min(least, available)
