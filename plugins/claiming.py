@@ -151,7 +151,7 @@ class _FreeRoutes:
     changed the state (an action, a rollback, a position loaded by hand) is taken in.
 
     ``upto[kind][L]`` are the codes of the free routes of at most ``L`` spaces payable in ``kind``:
-    what a hand can pay in one kind is one of these sets (a claim leaves several of them)."""
+    what a hand can pay in one kind is one of these lists (a claim leaves several of them)."""
 
     __slots__ = ("owner", "counts", "upto")
 
@@ -159,19 +159,19 @@ class _FreeRoutes:
         owner = st.owner
         self.owner = owner[:]
         self.counts = [len(p.routes) for p in st.players]
-        self.upto: list[list[set[int]]] = []
+        self.upto: list[list[list[int]]] = []
         for sized in payable.sized:
-            sets, shorter = [], set()
+            lists, shorter = [], []
             for codes in sized:
-                shorter = shorter | {c for c in codes if owner[c >> 4] < 0}
-                sets.append(shorter)
-            self.upto.append(sets)
+                shorter = shorter + [c for c in codes if owner[c >> 4] < 0]
+                lists.append(shorter)
+            self.upto.append(lists)
 
     def copy(self) -> _FreeRoutes:
         """An independent copy (``game.clone()`` takes one)."""
         twin = object.__new__(_FreeRoutes)
         twin.owner, twin.counts = self.owner[:], self.counts[:]
-        twin.upto = [[codes.copy() for codes in kind] for kind in self.upto]
+        twin.upto = [[codes[:] for codes in kind] for kind in self.upto]
         return twin
 
     def sync(self, payable: _Payable, st: GameState) -> None:
@@ -190,7 +190,8 @@ class _FreeRoutes:
         upto = self.upto
         for r in changed:
             if (kept[r] < 0) != (owner[r] < 0):
-                change = set.discard if owner[r] >= 0 else set.add  # taken, its payments leave; freed, they come back
+                # taken, its payments leave; freed, they come back (listing sorts)
+                change = list.remove if owner[r] >= 0 else list.append
                 for kind, length, code in payable.codes_of[r]:
                     for codes in upto[kind][length:]:
                         change(codes, code)
