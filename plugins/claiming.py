@@ -105,7 +105,6 @@ def _claim(route_id: str, color: int, locomotives: int, triples: int) -> ClaimRo
 
 
 _LOCOS = len(COLORS)  # the paying kind "all locomotives", after the colours
-_FERRY = _LOCOS + 1  # ferries paid in colour c: kind _FERRY + c
 
 
 class _Payable:
@@ -115,8 +114,8 @@ class _Payable:
     A route of ``L`` spaces can be paid in colour ``c`` (its own, or any for grey, R-ROUTE-3) with
     ``h > 0`` cards of it and ``n`` locomotives when ``L <= h + n``, with ``max(0, L - h)``
     locomotives; all in locomotives when ``L <= n``; by nobody with fewer than ``L`` trains. With a
-    ferry rule, ferries are a kind apart (``_FERRY + c``): the rule says which payments fit, among
-    those of ``L <= h + n`` (a payment takes a card per space, a triple three).
+    ferry rule, a ferry's claims are not tabled: the rule says which payments fit, among those of
+    ``L <= h + n`` (a payment takes a card per space, a triple three).
 
     ``sized[kind][L]`` are the codes of the routes of ``L`` spaces payable in ``kind``. A code,
     ``route index * 16 + colour`` (8 for all locomotives), sorts the way claims are listed; and
@@ -129,17 +128,14 @@ class _Payable:
         self.top = max((r.length for r in routes), default=0)
         self.routes = [(r.id, r) for r in routes]
         self.info: list[tuple | None] = [None] * (16 * len(routes))
-        kinds = _FERRY + len(COLORS) if ferry_rule else _FERRY
-        self.sized: list[list[list[int]]] = [[[] for _ in range(self.top + 1)] for _ in range(kinds)]
+        self.sized: list[list[list[int]]] = [[[] for _ in range(self.top + 1)] for _ in range(_LOCOS + 1)]
         #: (kind, length, code) of every way to pay each route, by route index
         self.codes_of: list[list[tuple[int, int, int]]] = [[] for _ in routes]
         for r in routes:
             colors = range(len(COLORS)) if r.color == GRAY else (_COLOR_ID[r.color],)
             for c in colors:
-                if ferry_rule and r.ferry:
-                    self._add(r, _FERRY + c, c, None)
-                else:
-                    self._add(r, c, c, tuple(_claim(r.id, c, locos, 0) for locos in range(r.length + 1)))
+                ferry = ferry_rule and r.ferry
+                self._add(r, c, c, None if ferry else tuple(_claim(r.id, c, locos, 0) for locos in range(r.length + 1)))
             self._add(r, _LOCOS, -1, tuple(_claim(r.id, -1, locos, 0) for locos in range(r.length + 1)))
 
     def _add(self, r: Route, kind: int, color: int, claims: tuple[ClaimRoute, ...] | None) -> None:
@@ -152,21 +148,30 @@ class _Payable:
 class _FreeRoutes:
     """``_Payable.sized`` less the routes someone owns, for one game (in ``game.memo``), with the
     owners it was sorted by. Ownership is compared, not assumed, before every use, so whatever
-    changed the state (an action, a rollback, a position loaded by hand) is taken in."""
+    changed the state (an action, a rollback, a position loaded by hand) is taken in.
 
-    __slots__ = ("owner", "counts", "sized")
+    ``upto[kind][L]`` are the codes of the free routes of at most ``L`` spaces payable in ``kind``:
+    what a hand can pay in one kind is one of these lists (a claim leaves several of them)."""
+
+    __slots__ = ("owner", "counts", "upto")
 
     def __init__(self, payable: _Payable, st: GameState):
         owner = st.owner
         self.owner = owner[:]
         self.counts = [len(p.routes) for p in st.players]
-        self.sized = [[[c for c in codes if owner[c >> 4] < 0] for codes in kind] for kind in payable.sized]
+        self.upto: list[list[list[int]]] = []
+        for sized in payable.sized:
+            lists, shorter = [], []
+            for codes in sized:
+                shorter = shorter + [c for c in codes if owner[c >> 4] < 0]
+                lists.append(shorter)
+            self.upto.append(lists)
 
     def copy(self) -> _FreeRoutes:
         """An independent copy (``game.clone()`` takes one)."""
         twin = object.__new__(_FreeRoutes)
         twin.owner, twin.counts = self.owner[:], self.counts[:]
-        twin.sized = [[codes[:] for codes in kind] for kind in self.sized]
+        twin.upto = [[codes[:] for codes in kind] for kind in self.upto]
         return twin
 
     def sync(self, payable: _Payable, st: GameState) -> None:
@@ -182,15 +187,14 @@ class _FreeRoutes:
             trial[r] = owner[r]
         if trial != owner:
             changed = {r for r, (now, was) in enumerate(zip(owner, kept)) if now != was}
-        sized = self.sized
+        upto = self.upto
         for r in changed:
             if (kept[r] < 0) != (owner[r] < 0):
-                if owner[r] >= 0:  # taken: its payments leave the lists
-                    for kind, length, code in payable.codes_of[r]:
-                        sized[kind][length].remove(code)
-                else:  # freed: they come back
-                    for kind, length, code in payable.codes_of[r]:
-                        sized[kind][length].append(code)
+                # taken, its payments leave; freed, they come back (listing sorts)
+                change = list.remove if owner[r] >= 0 else list.append
+                for kind, length, code in payable.codes_of[r]:
+                    for codes in upto[kind][length:]:
+                        change(codes, code)
             kept[r] = owner[r]
         self.counts = [len(p.routes) for p in st.players]
 
@@ -247,23 +251,12 @@ class Claiming(Plugin):
         free = self._free_routes(game, payable)
         nl = hand[payable.locomotive]
         top = payable.top
-        sized = free.sized
-        codes: list[int] = []
-        for length in range(1, min(nl, trains, top) + 1):
-            codes += sized[_LOCOS][length]
-        ferries = len(sized) > _FERRY
-        ferry = self._ferry(game) if ferries else None
+        upto = free.upto
+        codes = list(upto[_LOCOS][min(nl, trains, top)])
         for c in range(len(COLORS)):
             if hand[c]:
                 # every payment takes a card per space, locomotives or of its colour (a triple, three)
-                most = min(hand[c] + nl, trains, top) + 1
-                by_length = sized[c]
-                for length in range(1, most):
-                    codes += by_length[length]
-                if ferries:
-                    by_length = sized[_FERRY + c]
-                    for length in range(1, most):
-                        codes += by_length[length]
+                codes += upto[c][min(hand[c] + nl, trains, top)]
         codes.sort()
         out: list[ClaimRoute] = []
         add = out.append
@@ -276,7 +269,7 @@ class Claiming(Plugin):
                 add(claims[length])
             elif claims is None:  # a ferry: its rule says which payments fit (R-FER-1..2)
                 rid, route = payable.routes[index]
-                for locos, triples in ferry.options(route, hand[color], nl):
+                for locos, triples in self._ferry(game).options(route, hand[color], nl):
                     # the all-locomotive payment is offered once, without a colour; a payment of
                     # triples only (R-FER-2, every space marked) does use the colour
                     if locos < length:

@@ -101,11 +101,10 @@ class OpenRow(Plugin):
     @staticmethod
     def _deal_into_empty(game, row: list[int]) -> bool:
         dealt = False
-        for i, card in enumerate(row):
-            if card < 0:
-                new = game.draw_card()
-                if new is None:
-                    break
-                row[i] = new
-                dealt = True
+        while -1 in row:  # left to right
+            new = game.draw_card()
+            if new is None:
+                break
+            row[row.index(-1)] = new
+            dealt = True
         return dealt

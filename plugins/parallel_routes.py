@@ -26,31 +26,45 @@ class ParallelRoutes(Plugin):
     @hookimpl
     def ttr_closed_routes(self, game, seat):
         st = game.state
-        routes = game.board.routes
         owner = st.owner
         players = len(st.players)
-        small = players < self.config.close_below_players
-        doubles = self._doubles(game.board)
-        closed: dict[int, Refusal] = {}
-        for r in st.players[seat].routes if not small else [r for r in doubles if owner[r] >= 0]:
-            if r not in doubles:
-                continue
+        if players >= self.config.close_below_players:
+            if not self.config.one_per_player:
+                return {}
+            # R-PAR-1 only: the free parallels of the seat's own doubles
+            closes = self._closes_of_own(game.board)
+            closed: dict[int, Refusal] = {}
+            for r in st.players[seat].routes:
+                pairs = closes.get(r)
+                if pairs and owner[r] == seat:
+                    for other, refusal in pairs:
+                        if owner[other] < 0:
+                            closed[other] = refusal
+            return closed
+        routes = game.board.routes
+        closed = {}
+        for r in [r for r in self._closes_of_own(game.board) if owner[r] >= 0]:
             for other in routes[r].parallel:
                 if owner[other] >= 0:
                     continue
                 if owner[r] == seat and self.config.one_per_player:
                     closed[other] = _refusal(OWN_PARALLEL, routes[r].id, players)
-                elif small:
+                else:  # R-PAR-2: a parallel route is taken, and the player count closes the others
                     closed[other] = _refusal(CLOSED_PARALLEL, routes[r].id, players)
         return closed
 
-    def _doubles(self, board) -> frozenset[int]:
-        # the routes with parallels, asked at every turn: a fact of the board this instance serves
+    def _closes_of_own(self, board) -> dict[int, tuple[tuple[int, Refusal], ...]]:
+        # by route with parallels, what owning it closes (R-PAR-1): each parallel, with the refusal;
+        # asked at every turn, a fact of the board this instance serves
         try:
-            return self._kept_doubles
+            return self._kept_closes
         except AttributeError:
-            self._kept_doubles = frozenset(r.index for r in board.routes if r.parallel)
-            return self._kept_doubles
+            self._kept_closes = {
+                r.index: tuple((other, _refusal(OWN_PARALLEL, r.id, 0)) for other in r.parallel)
+                for r in board.routes
+                if r.parallel
+            }
+            return self._kept_closes
 
 
 # Refusals are frozen values: every game shares them (closures are asked at every turn).

@@ -20,6 +20,7 @@ station's city and the route it borrowed, or None. It also answers the winner pl
 
 from __future__ import annotations
 
+import itertools
 from typing import ClassVar, Literal
 
 import attrs
@@ -77,6 +78,15 @@ def _stations(city: str, paid: tuple[tuple[int, int], ...]) -> tuple[BuildStatio
             _BUILDS.clear()
         builds = _BUILDS[key] = tuple(BuildStation(city, COLORS[c] if c >= 0 else None, n) for c, n in paid)
     return builds
+
+
+def _payments(colors, hand: list[int], nl: int, cost: int) -> tuple[tuple[int, int], ...]:
+    """The cheapest payments of a station costing ``cost`` in each of ``colors`` the hand can pay,
+    then all in locomotives: ``(colour id or -1, locomotives)`` (R-STA-2)."""
+    return tuple(
+        [(c, max(0, cost - hand[c])) for c in colors if hand[c] and cost - hand[c] <= nl]
+        + ([(-1, cost)] if nl >= cost else [])
+    )
 
 
 class Stations(Plugin):
@@ -138,29 +148,42 @@ class Stations(Plugin):
         """One payment per free city and paying colour, with as few locomotives as the hand allows:
         cities in map order, colours in card order, then all in locomotives."""
         state = self.state(game)
-        if self.config.count - state.built[seat] <= 0:
+        built = state.built[seat]
+        if self.config.count - built <= 0:
             return []
-        cost = self.config.costs[state.built[seat]]
+        cost = self.config.costs[built]
         hand = game.state.players[seat].hand
         nl = hand[game.cards.locomotive]
         taken = {c for cities in state.cities.values() for c in cities}
-        payments: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}  # by paying colours
-        out: list[BuildStation] = []
-        every = tuple(range(len(COLORS)))
-        # only a first station paid in its city's route colours (R-STA-2, ussr) depends on the city
-        by_city = self.config.first_card == "route-color" and state.built[seat] == 0
-        for city in game.board.cities:
-            if city.name in taken:
-                continue
-            colors = self._paying_colors(game, seat, city.name) if by_city else every
-            paid = payments.get(colors)
-            if paid is None:
-                paid = payments[colors] = tuple(
-                    [(c, max(0, cost - hand[c])) for c in colors if hand[c] and cost - hand[c] <= nl]
-                    + ([(-1, cost)] if nl >= cost else [])
-                )
-            out += _stations(city.name, paid)
-        return out
+        if self.config.first_card == "route-color" and built == 0:
+            # only a first station paid in its city's route colours (R-STA-2, ussr) depends on the city
+            out: list[BuildStation] = []
+            for city in game.board.cities:
+                if city.name not in taken:
+                    out += _stations(city.name, _payments(self._paying_colors(game, seat, city.name), hand, nl, cost))
+            return out
+        paid = _payments(range(len(COLORS)), hand, nl, cost)
+        if not paid:
+            return []
+        # the same payments in every free city: the columns of stations paid each way, read city by city
+        columns = self._everywhere(game.board)
+        rows = zip(*[columns[payment] for payment in paid])
+        if taken:
+            rows = itertools.compress(rows, [city.name not in taken for city in game.board.cities])
+        return list(itertools.chain.from_iterable(rows))
+
+    def _everywhere(self, board) -> dict[tuple[int, int], tuple[BuildStation, ...]]:
+        """By payment ``(colour id or -1, locomotives)``: a station in every city of the map, in map
+        order, paid that way. Built once per ruleset (this instance serves one map)."""
+        try:
+            return self._columns
+        except AttributeError:
+            self._columns = {
+                (c, n): tuple(BuildStation(city.name, COLORS[c] if c >= 0 else None, n) for city in board.cities)
+                for c in range(-1, len(COLORS))
+                for n in range(max(self.config.costs, default=0) + 1)
+            }
+            return self._columns
 
     def check(self, game, seat, action: BuildStation) -> None:
         if not isinstance(action.city, str) or action.city not in game.board.city_index:

@@ -9,8 +9,9 @@ capability ``tickets``: ``ttr_ticket_deal`` (how many are dealt and kept, answer
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar, Literal, Protocol
 
 import attrs
@@ -143,15 +144,12 @@ class Tickets(Plugin):
 
     # --- keep-tickets -------------------------------------------------------------------------
 
-    def legal(self, game, seat) -> Iterator[KeepTickets]:
+    def legal(self, game, seat) -> list[KeepTickets]:
         decision = game.state.players[seat].decision
         deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
-        ids = [game.board.tickets[t].id for t in decision.offered]
-        kinds = [game.board.tickets[t].kind for t in decision.offered]
-        for n in range(len(ids), 0, -1):
-            for combo in itertools.combinations(range(len(ids)), n):
-                if _keep_problem([kinds[i] for i in combo], kinds, deal) is None:
-                    yield KeepTickets(tuple(ids[i] for i in combo))
+        tickets = [game.board.tickets[t] for t in decision.offered]
+        combos = _keep_choices(tuple(t.kind for t in tickets), tuple(sorted(deal.keep.items())))
+        return [KeepTickets(tuple(tickets[i].id for i in combo)) for combo in combos]
 
     def check(self, game, seat, action: KeepTickets) -> None:
         decision = game.state.players[seat].decision
@@ -166,7 +164,7 @@ class Tickets(Plugin):
         deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
         kinds = [game.board.tickets[offered[t]].kind for t in action.tickets]
         all_kinds = [game.board.tickets[t].kind for t in decision.offered]
-        problem = _keep_problem(kinds, all_kinds, deal)
+        problem = _keep_problem(kinds, all_kinds, deal.keep)
         if problem:
             raise NotLegalNow(seat, action, problem)
 
@@ -209,13 +207,15 @@ class Tickets(Plugin):
         return ticket_outcome(game, seat)
 
 
+_DRAW_TICKETS = DrawTickets()  # actions are immutable values: every legal-action list shares it
+
+
 class _DrawTickets:
     def __init__(self, plugin: Tickets):
         self.plugin = plugin
 
     def legal(self, game, seat):
-        if game.state.ticket_deck:
-            yield DrawTickets()
+        return [_DRAW_TICKETS] if game.state.ticket_deck else []
 
     def check(self, game, seat, action):
         if not game.state.ticket_deck:
@@ -241,8 +241,20 @@ def take_tickets(game, deal: dict[str, int]) -> list[int]:
     return taken
 
 
-def _keep_problem(kept_kinds: list[str], offered_kinds: list[str], deal: TicketDeal) -> str | None:
-    for kind, least in sorted(deal.keep.items()):
+@functools.lru_cache(maxsize=1024)
+def _keep_choices(kinds: tuple[str, ...], keep: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """Which tickets of an offer of ``kinds`` may be kept under the ``keep`` rule, as positions in
+    the offer, the most first: a few kinds and rules, asked at every offer."""
+    return tuple(
+        combo
+        for n in range(len(kinds), 0, -1)
+        for combo in itertools.combinations(range(len(kinds)), n)
+        if _keep_problem([kinds[i] for i in combo], kinds, dict(keep)) is None
+    )
+
+
+def _keep_problem(kept_kinds: Sequence[str], offered_kinds: Sequence[str], keep: Mapping[str, int]) -> str | None:
+    for kind, least in sorted(keep.items()):
         available = len(offered_kinds) if kind == ANY else offered_kinds.count(kind)
         have = len(kept_kinds) if kind == ANY else kept_kinds.count(kind)
         need = min(least, available)

@@ -85,6 +85,8 @@ def _draw(slot: int | None) -> DrawCard:
 
 _DRAWS: dict[int | None, DrawCard] = {}
 _ROW_DRAWS: dict[int, tuple[DrawCard, ...]] = {}
+_BLIND = _draw(None)
+_SECOND_CARD = SecondCard()  # decisions are frozen values too
 
 
 def _row_draws(size: int) -> tuple[DrawCard, ...]:
@@ -131,7 +133,7 @@ class TrainCards(Plugin):
 
     def legal(self, game, seat) -> list[DrawCard]:
         st = game.state
-        out = [_draw(None)] if st.deck or st.discard else []
+        out = [_BLIND] if st.deck or st.discard else []
         row = st.open_row
         # R-DRAW-2: no face-up locomotive as the second card
         no_loco = st.players[seat].decision is not None and self.config.face_up_locomotive_ends_draw
@@ -189,6 +191,7 @@ class TrainCards(Plugin):
         elif action.slot is not None and card == game.cards.locomotive and self.config.face_up_locomotive_ends_draw:
             player.decision = None  # R-DRAW-2: counts as both cards
         else:
-            player.decision = SecondCard()
-            if not self.legal(game, seat):
-                player.decision = None  # R-DRAW-3: only one card could be taken
+            player.decision = _SECOND_CARD
+            # R-DRAW-3: only one card could be taken (while cards are left, a blind draw is possible)
+            if not (st.deck or st.discard) and not self.legal(game, seat):
+                player.decision = None
