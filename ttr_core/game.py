@@ -331,30 +331,27 @@ class Game(TableOperations):
             self._checkpoint = None if copied is None else (copied, logged)
 
     def _undo(self, upto: int) -> None:
-        """Back to the state before the failed action, the ``upto``-th of the log: replay the log
-        from the last checkpoint (every action since consulted only plugins that replay exactly),
-        or from the start where there is none (every plugin is deterministic, or the state could
-        not be copied)."""
+        """Back to the state before the failed action, the ``upto``-th of the log (it may have been
+        logged already): replay the log from the last checkpoint (every action since consulted only
+        plugins that replay exactly), or from the start where there is none (every plugin is
+        deterministic, or the state could not be copied). The log is the truth."""
         if self._checkpoint is None:
-            self._rebuild(upto)
-            return
+            fresh, at = Game(self.ruleset, self.names, self.seed), 0
+        else:
+            fresh, at = self._from_checkpoint()
+        for seat, action in self.log[at:upto]:
+            fresh.apply(seat, action)
+        self.__dict__.update(fresh.__dict__)
+
+    def _from_checkpoint(self) -> tuple[Game, int]:
+        """A copy of this game as it was at its checkpoint, and the length of the log then."""
         (state, (rng, sharers), result), at = self._checkpoint
         fresh = object.__new__(Game)
         fresh.__dict__.update(self.__dict__)
         sharers[0] += 1  # the checkpoint stays usable: whoever draws first copies the generator
         fresh.state, fresh._rng, fresh._rng_sharers, fresh.result = state.copy(), rng, sharers, result
         fresh.log, fresh.memo = self.log[:at], {}
-        for seat, action in self.log[at:upto]:
-            fresh.apply(seat, action)
-        self.__dict__.update(fresh.__dict__)
-
-    def _rebuild(self, upto: int) -> None:
-        """Restore the state before the failed action by replaying the first ``upto`` actions of the
-        log (the failed action may have been logged already): the log is the truth."""
-        fresh = Game(self.ruleset, self.names, self.seed)
-        for seat, action in self.log[:upto]:
-            fresh.apply(seat, action)
-        self.__dict__.update(fresh.__dict__)
+        return fresh, at
 
     def _snapshot(self) -> tuple | None:
         # A copy of the state; the generator is shared until either side draws from it (see

@@ -313,12 +313,12 @@ def blame(
     by_module: dict[str, str] = {}
     for name, p in named:
         by_module.setdefault(type(p).__module__, name)
-    by_code = {
-        inspect.unwrap(impl.function).__code__: (impl.plugin_name, hook)  # unwrapped: see prepared.Watch
+    functions = [  # unwrapped: a plugin that may not replay has its implementations wrapped (prepared.Watch)
+        (inspect.unwrap(impl.function), impl.plugin_name, hook)
         for hook in spec_names(pm)
         for impl in getattr(pm.hook, hook).get_hookimpls()
-        if hasattr(inspect.unwrap(impl.function), "__code__")
-    }
+    ]
+    by_code = {fn.__code__: (plugin, hook) for fn, plugin, hook in functions if hasattr(fn, "__code__")}
     frames: list[tuple[str, str]] = []  # (plugin, function), outermost first
     in_hooks: list[tuple[str, str]] = []
     tb = exc.__traceback__
