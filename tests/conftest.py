@@ -90,3 +90,25 @@ def usa2() -> Game:
 @pytest.fixture
 def usa3() -> Game:
     return started(3)
+
+
+# Figures some tests report (the soak slice's summary, the server load test's rates): printed at
+# the end of the run, never asserted. They travel as the test report's user properties, so that
+# they reach the terminal from pytest-xdist's worker processes too.
+_SUMMARY = "summary line"
+
+
+@pytest.fixture
+def summary_line(record_property):
+    """Call it with a line to have the line printed at the end of the session."""
+    return lambda line: record_property(_SUMMARY, line)
+
+
+def pytest_terminal_summary(terminalreporter):
+    lines = [value for reports in terminalreporter.stats.values() for report in reports
+             if getattr(report, "when", None) == "call"
+             for name, value in getattr(report, "user_properties", ()) if name == _SUMMARY]
+    if lines:
+        terminalreporter.section("figures reported by the tests (not assertions)")
+        for line in lines:
+            terminalreporter.write_line(line)

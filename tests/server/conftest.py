@@ -74,15 +74,3 @@ def database_url(request, tmp_path) -> str:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
-
-
-# The load test's figures, printed at the end of the run (they are reported, never asserted).
-LOAD_FIGURES: list[tuple[str, dict]] = []
-
-
-def pytest_terminal_summary(terminalreporter):
-    if not LOAD_FIGURES:
-        return
-    terminalreporter.section("game server load test (figures, not assertions)")
-    for name, figures in LOAD_FIGURES:
-        terminalreporter.write_line(f"{name}: {figures}")

@@ -21,7 +21,6 @@ import os
 
 import pytest
 
-from conftest import LOAD_FIGURES
 from loadgen import run_load
 from server_kit import check_stored, server_process
 
@@ -30,7 +29,7 @@ SECONDS = float(os.environ.get("TTR_LOAD_SECONDS", "15"))
 
 
 @pytest.mark.slow
-def test_200_concurrent_games_over_http(database_url, tmp_path, artifacts, request):
+def test_200_concurrent_games_over_http(database_url, tmp_path, artifacts, request, summary_line):
     kind = request.node.callspec.params["database_url"]
     with server_process(database_url, tmp_path) as server:
         cpu = _cpu_seconds(server.proc.pid)
@@ -39,7 +38,7 @@ def test_200_concurrent_games_over_http(database_url, tmp_path, artifacts, reque
     figures = result.summary()
     if result.acks:
         figures["server_cpu_ms_per_action"] = round(cpu * 1000 / len(result.acks), 2)
-    LOAD_FIGURES.append((kind, figures))
+    summary_line(f"game server load test, {kind}: {figures}")
     (artifacts / f"load-{kind}.json").write_text(json.dumps(figures, indent=2))
     assert len(result.games) == GAMES
     assert not result.errors, result.errors

@@ -116,23 +116,23 @@ def run(games: int, workers: int = 1) -> tuple[str, list[str]]:
     return line, failures
 
 
-def _report(games: int, workers: int, summaries: list[str]) -> None:
+def _report(games: int, workers: int, summary_line) -> None:
     line, failures = run(games, workers)
-    summaries.append(line)
+    summary_line(line)
     print(line)
     assert not failures, f"{len(failures)} of {games} games failed:\n" + "\n".join(failures[:20])
 
 
-def test_soak_slice(soak_summaries):
-    """The CI slice: the first 500 games of the soak plan, with the same checks (on two processes:
-    pytest itself keeps only one of CI's two cores busy)."""
-    _report(SLICE, min(2, os.cpu_count() or 1), soak_summaries)
+def test_soak_slice(summary_line):
+    """The CI slice: the first 500 games of the soak plan, with the same checks (on two processes,
+    so that the run's longest test does not hold up the end of a run spread over CI's two cores)."""
+    _report(SLICE, min(2, os.cpu_count() or 1), summary_line)
 
 
 @pytest.mark.soak
-def test_soak_full(soak_summaries):
+def test_soak_full(summary_line):
     workers = int(os.environ.get("TTR_SOAK_WORKERS", os.cpu_count() or 1))
-    _report(int(os.environ.get("TTR_SOAK_GAMES", FULL)), workers, soak_summaries)
+    _report(int(os.environ.get("TTR_SOAK_GAMES", FULL)), workers, summary_line)
 
 
 def test_the_plan_covers_every_variant_player_count_and_bot():
