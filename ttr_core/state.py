@@ -70,11 +70,6 @@ class PlayerState:
     #: Dumped only when there are some, so that the digests of games that never set any are unchanged.
     trains_out: int = 0
 
-    def copy(self) -> PlayerState:
-        """An independent copy: the lists are copied, the decision (frozen) is shared."""
-        return PlayerState(self.name, self.hand[:], self.trains, self.tickets[:], self.routes[:], self.route_points,
-                           self.resigned, self.decision, self.trains_out)
-
 
 @attrs.define(slots=True)
 class GameState:
@@ -95,14 +90,40 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy: lists are copied, decisions (frozen) are shared, plugin states are
-        copied by :func:`copy_plugin_state` (search bots and games with plugins that may not replay
-        copy often)."""
+        copied by :func:`copy_plugin_state` (search bots copy often)."""
         final = self.final_round
         return GameState(
-            [p.copy() for p in self.players], self.deck[:], self.discard[:], self.open_row[:],
-            self.ticket_deck[:], self.owner[:], self.boxed_tickets[:], self.phase, self.current, self.turn,
-            None if final is None else final[:], self.end_reason,
+            [PlayerState(p.name, p.hand[:], p.trains, p.tickets[:], p.routes[:], p.route_points, p.resigned, p.decision,
+                         p.trains_out) for p in self.players],
+            self.deck[:], self.discard[:], self.open_row[:], self.ticket_deck[:], self.owner[:], self.boxed_tickets[:],
+            self.phase, self.current, self.turn, None if final is None else final[:], self.end_reason,
             {name: copy_plugin_state(value) for name, value in self.ext.items()},
+        )
+
+    def snapshot(self) -> tuple:
+        """This state as :meth:`from_snapshot` takes it, made as cheaply as can be: a tuple of copies
+        of the fields (players as tuples of theirs) that nothing changes. A game with plugins that
+        may not replay takes one after each action that consulted them (``Game.apply``)."""
+        final = self.final_round
+        return (
+            [(p.name, p.hand[:], p.trains, p.tickets[:], p.routes[:], p.route_points, p.resigned, p.decision,
+              p.trains_out) for p in self.players],
+            self.deck[:], self.discard[:], self.open_row[:], self.ticket_deck[:], self.owner[:], self.boxed_tickets[:],
+            self.phase, self.current, self.turn, None if final is None else final[:], self.end_reason,
+            {name: copy_plugin_state(value) for name, value in self.ext.items()},
+        )
+
+    @staticmethod
+    def from_snapshot(snapshot: tuple) -> GameState:
+        """A new state equal to the one ``snapshot`` was taken of, independent of it (the snapshot can
+        be used again)."""
+        seats, deck, discard, row, ticket_deck, owner, boxed, phase, current, turn, final, reason, ext = snapshot
+        return GameState(
+            [PlayerState(name, hand[:], trains, tickets[:], routes[:], points, resigned, decision, out)
+             for name, hand, trains, tickets, routes, points, resigned, decision, out in seats],
+            deck[:], discard[:], row[:], ticket_deck[:], owner[:],
+            boxed[:], phase, current, turn, None if final is None else final[:], reason,
+            {name: copy_plugin_state(value) for name, value in ext.items()},
         )
 
     def dump(self) -> dict[str, Any]:
