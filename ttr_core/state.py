@@ -102,15 +102,14 @@ class GameState:
 
     def snapshot(self) -> tuple:
         """This state as :meth:`from_snapshot` takes it, made as cheaply as can be: a tuple of copies
-        of the fields that nothing changes, built by loops in C (no attrs objects). A game with plugins
-        that may not replay takes one after each action that consulted them (``Game.apply``)."""
-        players, final = self.players, self.final_round
+        of the fields (players as tuples of theirs) that nothing changes. A game with plugins that
+        may not replay takes one after each action that consulted them (``Game.apply``)."""
+        final = self.final_round
         return (
-            tuple(map(_PLAYER_VALUES, players)),
-            tuple(map(list.copy, chain.from_iterable(map(_PLAYER_LISTS, players)))),
-            tuple(map(list.copy, _LISTS(self))),
-            _VALUES(self),
-            None if final is None else final[:],
+            [(p.name, p.hand[:], p.trains, p.tickets[:], p.routes[:], p.route_points, p.resigned, p.decision,
+              p.trains_out) for p in self.players],
+            self.deck[:], self.discard[:], self.open_row[:], self.ticket_deck[:], self.owner[:], self.boxed_tickets[:],
+            self.phase, self.current, self.turn, None if final is None else final[:], self.end_reason,
             {name: copy_plugin_state(value) for name, value in self.ext.items()},
         )
 
@@ -118,18 +117,13 @@ class GameState:
     def from_snapshot(snapshot: tuple) -> GameState:
         """A new state equal to the one ``snapshot`` was taken of, independent of it (the snapshot can
         be used again)."""
-        seats, seat_lists, lists, values, final, ext = snapshot
-        seat_lists = list(map(list.copy, seat_lists))
-        width = len(_PLAYER_LIST_NAMES)
-        players = [
-            PlayerState(**dict(zip(_PLAYER_VALUE_NAMES, seat)),
-                        **dict(zip(_PLAYER_LIST_NAMES, seat_lists[width * i:width * (i + 1)])))
-            for i, seat in enumerate(seats)
-        ]
+        seats, deck, discard, row, ticket_deck, owner, boxed, phase, current, turn, final, reason, ext = snapshot
         return GameState(
-            players=players, **dict(zip(_LIST_NAMES, map(list.copy, lists))), **dict(zip(_VALUE_NAMES, values)),
-            final_round=None if final is None else final[:],
-            ext={name: copy_plugin_state(value) for name, value in ext.items()},
+            [PlayerState(name, hand[:], trains, tickets[:], routes[:], points, resigned, decision, out)
+             for name, hand, trains, tickets, routes, points, resigned, decision, out in seats],
+            deck[:], discard[:], row[:], ticket_deck[:], owner[:],
+            boxed[:], phase, current, turn, None if final is None else final[:], reason,
+            {name: copy_plugin_state(value) for name, value in ext.items()},
         )
 
     def dump(self) -> dict[str, Any]:
@@ -141,18 +135,6 @@ class GameState:
                 "type": type(player.decision).__name__, **_dump.unstructure(player.decision)
             }
         return data
-
-
-# The fields of a snapshot (``GameState.snapshot``), in four groups read in C, and ``final_round``
-# and ``ext``: every field of both classes (``tests/test_state_copies.py`` checks).
-_PLAYER_VALUE_NAMES = ("name", "trains", "route_points", "resigned", "decision", "trains_out")
-_PLAYER_LIST_NAMES = ("hand", "tickets", "routes")
-_LIST_NAMES = ("deck", "discard", "open_row", "ticket_deck", "owner", "boxed_tickets")
-_VALUE_NAMES = ("phase", "current", "turn", "end_reason")
-_PLAYER_VALUES = operator.attrgetter(*_PLAYER_VALUE_NAMES)
-_PLAYER_LISTS = operator.attrgetter(*_PLAYER_LIST_NAMES)
-_LISTS = operator.attrgetter(*_LIST_NAMES)
-_VALUES = operator.attrgetter(*_VALUE_NAMES)
 
 
 _ATOMIC = frozenset({int, float, complex, bool, str, bytes, type(None)})
