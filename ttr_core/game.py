@@ -357,9 +357,11 @@ class Game(TableOperations):
         # A snapshot of the state; the generator is shared until either side draws from it (see
         # ``rng``), and a result is a frozen value.
         try:
-            return self.state.snapshot(), self._share_rng(), self.result
+            snapshot = self.state.snapshot()
         except Exception:  # noqa: BLE001 - state a plugin made uncopyable: the log is all there is
             return None
+        self._rng_sharers[0] += 1  # ``_share_rng()``
+        return snapshot, (self._rng, self._rng_sharers), self.result
 
     def _blame(self, exc: BaseException, seat: int | None, action: Action | None, doing: str | None = None):
         return manager.blame(self.pm, exc, seat, action, doing)

@@ -89,15 +89,17 @@ class GameState:
     ext: dict[str, Any] = attrs.Factory(dict)
 
     def copy(self) -> GameState:
-        """An independent copy: lists are copied, decisions (frozen) are shared, plugin states are
-        copied by :func:`copy_plugin_state` (search bots copy often)."""
+        """An independent copy: lists are copied (``list.copy()``, quicker than ``[:]``), decisions
+        (frozen) are shared, plugin states are copied by :func:`copy_plugin_state` (search bots copy
+        often)."""
         final = self.final_round
         return GameState(
-            [PlayerState(p.name, p.hand[:], p.trains, p.tickets[:], p.routes[:], p.route_points, p.resigned, p.decision,
-                         p.trains_out) for p in self.players],
-            self.deck[:], self.discard[:], self.open_row[:], self.ticket_deck[:], self.owner[:], self.boxed_tickets[:],
-            self.phase, self.current, self.turn, None if final is None else final[:], self.end_reason,
-            {name: copy_plugin_state(value) for name, value in self.ext.items()},
+            [PlayerState(p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(), p.route_points, p.resigned,
+                         p.decision, p.trains_out) for p in self.players],
+            self.deck.copy(), self.discard.copy(), self.open_row.copy(), self.ticket_deck.copy(), self.owner.copy(),
+            self.boxed_tickets.copy(),
+            self.phase, self.current, self.turn, None if final is None else final.copy(), self.end_reason,
+            _copy_ext(self.ext),
         )
 
     def snapshot(self) -> tuple:
@@ -106,11 +108,12 @@ class GameState:
         may not replay takes one after each action that consulted them (``Game.apply``)."""
         final = self.final_round
         return (
-            [(p.name, p.hand[:], p.trains, p.tickets[:], p.routes[:], p.route_points, p.resigned, p.decision,
-              p.trains_out) for p in self.players],
-            self.deck[:], self.discard[:], self.open_row[:], self.ticket_deck[:], self.owner[:], self.boxed_tickets[:],
-            self.phase, self.current, self.turn, None if final is None else final[:], self.end_reason,
-            {name: copy_plugin_state(value) for name, value in self.ext.items()},
+            [(p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(), p.route_points, p.resigned,
+              p.decision, p.trains_out) for p in self.players],
+            self.deck.copy(), self.discard.copy(), self.open_row.copy(), self.ticket_deck.copy(), self.owner.copy(),
+            self.boxed_tickets.copy(),
+            self.phase, self.current, self.turn, None if final is None else final.copy(), self.end_reason,
+            _copy_ext(self.ext),
         )
 
     @staticmethod
@@ -119,11 +122,11 @@ class GameState:
         be used again)."""
         seats, deck, discard, row, ticket_deck, owner, boxed, phase, current, turn, final, reason, ext = snapshot
         return GameState(
-            [PlayerState(name, hand[:], trains, tickets[:], routes[:], points, resigned, decision, out)
+            [PlayerState(name, hand.copy(), trains, tickets.copy(), routes.copy(), points, resigned, decision, out)
              for name, hand, trains, tickets, routes, points, resigned, decision, out in seats],
-            deck[:], discard[:], row[:], ticket_deck[:], owner[:],
-            boxed[:], phase, current, turn, None if final is None else final[:], reason,
-            {name: copy_plugin_state(value) for name, value in ext.items()},
+            deck.copy(), discard.copy(), row.copy(), ticket_deck.copy(), owner.copy(),
+            boxed.copy(), phase, current, turn, None if final is None else final.copy(), reason,
+            _copy_ext(ext),
         )
 
     def dump(self) -> dict[str, Any]:
@@ -135,6 +138,10 @@ class GameState:
                 "type": type(player.decision).__name__, **_dump.unstructure(player.decision)
             }
         return data
+
+
+def _copy_ext(ext: dict[str, Any]) -> dict[str, Any]:
+    return dict(zip(ext, map(copy_plugin_state, ext.values())))
 
 
 _ATOMIC = frozenset({int, float, complex, bool, str, bytes, type(None)})
