@@ -107,8 +107,8 @@ class Game(TableOperations):
         self.pm, self.hook, self.registry = shared.pm, shared.hook, shared.registry
         self.deck_counts, self.cards, self._points = shared.deck_counts, shared.cards, shared.points
         self._answers, self._watch = shared.answers, shared.watch
-        #: a copy of the state after the last action that consulted a plugin that may not replay
-        #: (``(state, generator, result)``, length of the log then); None before one is needed
+        #: a snapshot of the state after the last action that consulted a plugin that may not replay
+        #: (``(GameState.snapshot(), generator, result)``, length of the log then); None before one is needed
         self._checkpoint: tuple | None = None
         self._seen: object = None  # the watch's token when the checkpoint was taken
 
@@ -349,17 +349,19 @@ class Game(TableOperations):
         fresh = object.__new__(Game)
         fresh.__dict__.update(self.__dict__)
         sharers[0] += 1  # the checkpoint stays usable: whoever draws first copies the generator
-        fresh.state, fresh._rng, fresh._rng_sharers, fresh.result = state.copy(), rng, sharers, result
+        fresh.state, fresh._rng, fresh._rng_sharers, fresh.result = GameState.from_snapshot(state), rng, sharers, result
         fresh.log, fresh.memo = self.log[:at], {}
         return fresh, at
 
     def _snapshot(self) -> tuple | None:
-        # A copy of the state; the generator is shared until either side draws from it (see
+        # A snapshot of the state; the generator is shared until either side draws from it (see
         # ``rng``), and a result is a frozen value.
         try:
-            return self.state.copy(), self._share_rng(), self.result
+            snapshot = self.state.snapshot()
         except Exception:  # noqa: BLE001 - state a plugin made uncopyable: the log is all there is
             return None
+        self._rng_sharers[0] += 1  # ``_share_rng()``
+        return snapshot, (self._rng, self._rng_sharers), self.result
 
     def _blame(self, exc: BaseException, seat: int | None, action: Action | None, doing: str | None = None):
         return manager.blame(self.pm, exc, seat, action, doing)

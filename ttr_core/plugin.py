@@ -61,7 +61,9 @@ class Plugin:
     #: the variant's ``[rules.<plugin name>]`` table, structured strictly (unknown keys are errors)
     Config: ClassVar[type] = NoConfig
     #: this plugin's per-game state, an attrs class (None: the plugin remembers nothing); the core
-    #: creates it with ``new_state`` for every game and dumps it with the game's state
+    #: creates it with ``new_state`` for every game and dumps it with the game's state. Its copies
+    #: (clones; checkpoints, see ``deterministic``) are quickest when its fields hold numbers, strings,
+    #: and lists, sets, tuples or dicts of them (dicts of such lists too): other values go through pickle
     State: ClassVar[type | None] = None
     #: capabilities this plugin needs some other enabled plugin to ``provide`` (``ttr variants check``
     #: refuses a variant that leaves one unmet, naming the plugin and what is missing)

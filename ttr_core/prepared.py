@@ -113,7 +113,7 @@ def _watch_unpredictable(pm: pluggy.PluginManager) -> Watch | None:
 def _noted(function: Callable, watch: Watch) -> Callable:
     @functools.wraps(function)  # ``__wrapped__`` lets ``manager.blame`` still find the plugin's frame
     def noted(*args: Any) -> Any:
-        watch.consulted()
+        watch.token = object()  # ``watch.consulted()``, called at every consultation
         return function(*args)
 
     return noted

@@ -11,6 +11,9 @@ import functools
 import hashlib
 import pickle
 import json
+import operator
+from collections.abc import Callable
+from itertools import chain
 from typing import Any
 
 import attrs
@@ -86,27 +89,44 @@ class GameState:
     ext: dict[str, Any] = attrs.Factory(dict)
 
     def copy(self) -> GameState:
-        """An independent copy, made field by field: lists are copied, decisions (frozen) are shared,
-        plugin states are copied by :func:`copy_plugin_state` (search bots and games with plugins
-        that may not replay copy often)."""
+        """An independent copy: lists are copied (``list.copy()``, quicker than ``[:]``), decisions
+        (frozen) are shared, plugin states are copied by :func:`copy_plugin_state` (search bots copy
+        often)."""
+        final = self.final_round
         return GameState(
-            players=[
-                PlayerState(p.name, p.hand[:], p.trains, p.tickets[:], p.routes[:], p.route_points, p.resigned, p.decision,
-                            p.trains_out)
-                for p in self.players
-            ],
-            deck=self.deck[:],
-            discard=self.discard[:],
-            open_row=self.open_row[:],
-            ticket_deck=self.ticket_deck[:],
-            owner=self.owner[:],
-            boxed_tickets=self.boxed_tickets[:],
-            phase=self.phase,
-            current=self.current,
-            turn=self.turn,
-            final_round=None if self.final_round is None else self.final_round[:],
-            end_reason=self.end_reason,
-            ext={name: copy_plugin_state(value) for name, value in self.ext.items()},
+            [PlayerState(p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(), p.route_points, p.resigned,
+                         p.decision, p.trains_out) for p in self.players],
+            self.deck.copy(), self.discard.copy(), self.open_row.copy(), self.ticket_deck.copy(), self.owner.copy(),
+            self.boxed_tickets.copy(),
+            self.phase, self.current, self.turn, None if final is None else final.copy(), self.end_reason,
+            _copy_ext(self.ext),
+        )
+
+    def snapshot(self) -> tuple:
+        """This state as :meth:`from_snapshot` takes it, made as cheaply as can be: a tuple of copies
+        of the fields (players as tuples of theirs) that nothing changes. A game with plugins that
+        may not replay takes one after each action that consulted them (``Game.apply``)."""
+        final = self.final_round
+        return (
+            [(p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(), p.route_points, p.resigned,
+              p.decision, p.trains_out) for p in self.players],
+            self.deck.copy(), self.discard.copy(), self.open_row.copy(), self.ticket_deck.copy(), self.owner.copy(),
+            self.boxed_tickets.copy(),
+            self.phase, self.current, self.turn, None if final is None else final.copy(), self.end_reason,
+            _copy_ext(self.ext),
+        )
+
+    @staticmethod
+    def from_snapshot(snapshot: tuple) -> GameState:
+        """A new state equal to the one ``snapshot`` was taken of, independent of it (the snapshot can
+        be used again)."""
+        seats, deck, discard, row, ticket_deck, owner, boxed, phase, current, turn, final, reason, ext = snapshot
+        return GameState(
+            [PlayerState(name, hand.copy(), trains, tickets.copy(), routes.copy(), points, resigned, decision, out)
+             for name, hand, trains, tickets, routes, points, resigned, decision, out in seats],
+            deck.copy(), discard.copy(), row.copy(), ticket_deck.copy(), owner.copy(),
+            boxed.copy(), phase, current, turn, None if final is None else final.copy(), reason,
+            _copy_ext(ext),
         )
 
     def dump(self) -> dict[str, Any]:
@@ -120,27 +140,124 @@ class GameState:
         return data
 
 
-_ATOMIC = frozenset({int, float, bool, str, bytes, type(None)})
+def _copy_ext(ext: dict[str, Any]) -> dict[str, Any]:
+    return dict(zip(ext, map(copy_plugin_state, ext.values())))
+
+
+_ATOMIC = frozenset({int, float, complex, bool, str, bytes, type(None)})
+
+
+class _Unusual(Exception):
+    """A value that the copiers below do not copy: pickle does."""
 
 
 def copy_plugin_state(value: Any) -> Any:
-    """An independent copy of a plugin's state: an attrs instance whose fields all hold numbers,
-    strings or None is copied field by field; anything else through pickle (``copy.deepcopy``
-    is slower for both)."""
-    names = _field_names(type(value))
-    if names is not None:
-        fields = [getattr(value, name) for name in names]
-        if all(type(f) in _ATOMIC for f in fields):
-            twin = object.__new__(type(value))
-            for name, field in zip(names, fields):
-                object.__setattr__(twin, name, field)  # frozen classes too
-            return twin
-    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+    """An independent copy of a plugin's state, the same as pickle's: a ``State`` class (attrs,
+    slotted) whose fields hold numbers, strings and containers of them (a list, a set, a dict of
+    them, a dict of lists of them, a tuple or frozenset) is copied field by field, the containers
+    shallowly; a frozen one holding nothing mutable is shared. Anything else, or a container held
+    twice, goes through pickle (``copy.deepcopy`` is slower)."""
+    try:
+        copier = _COPIERS[type(value)]
+    except KeyError:
+        copier = _COPIERS.setdefault(type(value), _copier_of(type(value)))
+    try:
+        return copier(value)
+    except _Unusual:
+        return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
 
 
-@functools.cache
-def _field_names(cls: type) -> tuple[str, ...] | None:
-    return tuple(a.name for a in attrs.fields(cls)) if attrs.has(cls) else None
+def _copier_of(kind: type) -> Callable[[Any], Any]:
+    """The copier of a ``State`` class, compiled once: its fields read and set by name, the common
+    case (every field atomic) without a loop."""
+    names = _plain_attrs_fields(kind)
+    if not names:
+        return _unusual
+    frozen = _is_frozen(kind, names)
+    read = [f"f{i} = value.{name}" for i, name in enumerate(names)]
+    atomic = " and ".join(f"type(f{i}) in _ATOMIC" for i in range(len(names)))
+    fields = ", ".join(f"f{i}" for i in range(len(names)))
+    made = ["twin = new(kind)", *(f"set(twin, {name!r}, f{i})" for i, name in enumerate(names)), "return twin"]
+    body = [*read, f"if {atomic}:", *(["    return value"] if frozen else [f"    {line}" for line in made]),
+            f"return copy_fields(value, ({fields},))"]
+    source = "def copy(value):\n" + "".join(f"    {line}\n" for line in body)
+    space = {"_ATOMIC": _ATOMIC, "new": object.__new__, "kind": kind, "set": object.__setattr__}
+    space["copy_fields"] = functools.partial(_copy_fields, kind, names, frozen)
+    exec(compile(source, f"<copier of {kind.__qualname__}>", "exec"), space)  # noqa: S102 - our own text
+    return space["copy"]
+
+
+def _copy_fields(kind: type, names: tuple[str, ...], frozen: bool, value: Any, fields: tuple) -> Any:
+    """A copy of ``value``, an attrs instance with ``fields`` (some not atomic) named ``names``
+    (frozen classes too)."""
+    held: list[int] = []
+    fields = [_copy_field(field, held) for field in fields]
+    if frozen and not held:
+        return value  # nothing in it can change: the copy is the value itself
+    if len(held) != len(set(held)):
+        raise _Unusual(value)  # a container held twice stays one container in pickle's copy
+    twin = object.__new__(kind)
+    for name, field in zip(names, fields):
+        object.__setattr__(twin, name, field)
+    return twin
+
+
+def _copy_field(field: Any, held: list[int]) -> Any:
+    """``field`` copied if it is a container of atomic values (a dict of lists of them too), noting
+    the ids of the mutable containers in ``held``."""
+    kind = type(field)
+    if kind in _ATOMIC:
+        return field
+    if kind is list or kind is set:
+        if all(map(_is_atomic, map(type, field))):
+            held.append(id(field))
+            return field.copy()
+    elif kind is dict:
+        items = field.values()
+        if all(map(_is_atomic, map(type, field))):
+            if all(map(_is_atomic, map(type, items))):
+                held.append(id(field))
+                return field.copy()
+            if all(map(_is_list, map(type, items))) and all(map(_is_atomic, map(type, chain.from_iterable(items)))):
+                held.append(id(field))
+                held += map(id, items)
+                return {key: item[:] for key, item in field.items()}
+    elif kind is tuple or kind is frozenset:
+        if all(map(_is_atomic, map(type, field))):
+            return field
+    raise _Unusual(field)
+
+
+_is_atomic = _ATOMIC.__contains__
+_is_list = frozenset({list}).__contains__
+
+
+def _unusual(value: Any) -> Any:
+    raise _Unusual(value)
+
+
+def _plain_attrs_fields(kind: type) -> tuple[str, ...] | None:
+    """The field names of an attrs class whose instances hold nothing but their fields (slotted,
+    no other slot, no ``__dict__``), else None."""
+    if not attrs.has(kind) or kind.__dictoffset__:
+        return None
+    names = tuple(a.name for a in attrs.fields(kind))
+    slots = {name for cls in kind.__mro__ for name in getattr(cls, "__slots__", ()) if name != "__weakref__"}
+    return names if slots == set(names) else None
+
+
+def _is_frozen(kind: type, names: tuple[str, ...]) -> bool:
+    """Whether ``kind``'s instances refuse new values (``attrs.frozen``)."""
+    try:
+        setattr(object.__new__(kind), names[0], None)
+    except attrs.exceptions.FrozenInstanceError:
+        return True
+    except Exception:  # noqa: BLE001 - a validator refusing None: a class that takes new values
+        return False
+    return False
+
+
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
 
 
 def digest(data: Any) -> str:

@@ -53,10 +53,10 @@ What a plugin class declares:
 | attribute | meaning |
 |---|---|
 | `Config` | a frozen attrs class: the variant's `[rules.<plugin name>]` table, structured strictly (unknown keys and wrong types are located errors) |
-| `State` | an attrs class: what the plugin remembers during a game. The core creates it for every game (`new_state(players)`, `State()` by default), carries it in `game.state.ext[name]`, dumps it with the state (records' digests, snapshots); `self.state(game)` reads it |
+| `State` | an attrs class: what the plugin remembers during a game. The core creates it for every game (`new_state(players)`, `State()` by default), carries it in `game.state.ext[name]`, dumps it with the state (records' digests, snapshots); `self.state(game)` reads it. Copied for clones and checkpoints (see `deterministic`): quickest when its fields hold numbers, strings, and lists, sets, tuples or dicts of them (dicts of such lists too); other values go through pickle |
 | `requires` | capabilities some other enabled plugin must `provide`; `ttr variants check` refuses a variant that leaves one unmet, naming the plugin that would provide it |
 | `provides` | capabilities this plugin offers: usually the hooks it declares in `ttr_addhooks` (`route-claims`), or a tie-breaker it answers (`tie-breaker:fewest-stations`) |
-| `deterministic` | True if everything it does follows from the game (state, seeded generator): a failure mid-action is undone by replaying the log. Declare it whenever it holds: otherwise the engine copies the state after each action that consulted the plugin (about 1.4× the time of a usa game whose house rule is consulted every turn, `bench/`) so that it never replays the plugin |
+| `deterministic` | True if everything it does follows from the game (state, seeded generator): a failure mid-action is undone by replaying the log. Declare it whenever it holds: otherwise the engine copies the state after each action that consulted the plugin (about 1.3× the time of a usa game whose house rule is consulted every turn, `bench/`) so that it never replays the plugin |
 
 One plugin instance serves every game of its ruleset (a variant at one rules version), so it keeps
 no game state on itself. Hooks are called with keyword arguments and an implementation takes any
