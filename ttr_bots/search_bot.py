@@ -43,6 +43,7 @@ import attrs
 
 from ttr_core.actions import Action
 from ttr_core.game import Game
+from ttr_bots.route_value_bot import RouteValueBot
 from ttr_bots.sampling import sample
 from ttr_bots.ticket_bot import TicketBot, read_view
 
@@ -88,11 +89,15 @@ class SearchBot:
 
     name = "search"
     budget = Budget()
+    #: its own policy: the default move, and its seat's in play-outs
+    policy: type[TicketBot] = RouteValueBot
+    #: the other seats' policy in play-outs
+    others: type[TicketBot] = TicketBot
 
     def __init__(self, seed: int, seat: int):
         self.seat = seat
         self.rng = random.Random(f"search-bot:{seed}:{seat}")
-        self.base = TicketBot(seed, seat)  # the default move, and the source of candidates
+        self.base = self.policy(seed, seat)  # the default move, and the source of candidates
         self.searched = 0  # decisions searched, for the benchmark
         self.playouts = 0
 
@@ -165,7 +170,7 @@ class SearchBot:
         self.playouts += 1
         sim = world.clone()
         sim.apply(seat, first)
-        bots = [TicketBot(bots_seed, s) for s in range(len(sim.state.players))]
+        bots = [(self.policy if s == seat else self.others)(bots_seed, s) for s in range(len(sim.state.players))]
         for _ in range(MAX_ACTIONS):
             if sim.over:
                 break
