@@ -133,10 +133,10 @@ def test_a_decision_with_one_sensible_move_is_not_searched():
     while not any(game.view(s)["players"][s]["decision"] for s in game.to_act() if game.state.phase == "play"):
         seat = game.to_act()[0]
         game.apply(seat, bots[seat].choose(game, seat))
-    seat = game.to_act()[0]  # the second card to draw: the ticket bot's pick, without search
+    seat = game.to_act()[0]  # the second card to draw: its own policy's pick, without search
     assert {a.kind for a in game.legal_actions(seat)} == {"draw-card"}
     bot = SearchBot(6, seat)
-    assert bot.choose(game, seat) == TicketBot(6, seat).choose(game, seat)
+    assert bot.choose(game, seat) == SearchBot.policy(6, seat).choose(game, seat)
     assert bot.playouts == 0 and bot.searched == 0
 
 
