@@ -13,7 +13,7 @@ its budget of trains is compared with, which keeps it a little more careful with
 Measured against three ticket bots (usa, 4 players, its seat rotating, 400 games each on two seed
 ranges; the ticket bot itself wins 24% there): 43.8% of the games, for weights from
 ``TURN_WEIGHT`` 1 to 3 and ``POINTS_WEIGHT`` 0 to 1/2 this pair measured best; against one ticket
-bot in 2-player games, 70.5% (see the README's section on the bots).
+bot in 2-player games, 70.5% (the experiments are in ``bench/data/route-value-experiments.jsonl``).
 """
 
 from __future__ import annotations
