@@ -133,14 +133,39 @@ def test_a_decision_with_one_sensible_move_is_not_searched():
     while not any(game.view(s)["players"][s]["decision"] for s in game.to_act() if game.state.phase == "play"):
         seat = game.to_act()[0]
         game.apply(seat, bots[seat].choose(game, seat))
-    seat = game.to_act()[0]  # the second card to draw: the ticket bot's pick, without search
+    seat = game.to_act()[0]  # the second card to draw: its own policy's pick, without search
     assert {a.kind for a in game.legal_actions(seat)} == {"draw-card"}
     bot = SearchBot(6, seat)
-    assert bot.choose(game, seat) == TicketBot(6, seat).choose(game, seat)
+    assert bot.choose(game, seat) == SearchBot.policy(6, seat).choose(game, seat)
     assert bot.playouts == 0 and bot.searched == 0
 
 
 def test_by_default_it_thinks_less_per_decision_as_play_outs_grow_with_the_players():
     # 48 play-outs divided by the number of players: a play-out of 4 players costs about twice one of 2
     assert first_searched(SearchBot, played_to("usa", 2, 6, 0), 0).playouts == 24
-    assert first_searched(SearchBot, played_to("usa", 4, 6, 0), 0).playouts == 12
+    game = _late_turn("usa", 4, 6)  # with more than 2 players only the last turns are searched
+    assert first_searched(SearchBot, game, game.to_act()[0]).playouts == 12
+
+
+def test_with_more_than_two_players_it_searches_only_the_last_turns():
+    game = played_to("usa", 4, 6, 0)  # tickets to keep at the start: its policy's choice
+    bot = SearchBot(1, 0)
+    assert bot.choose(game, 0) == SearchBot.policy(1, 0).choose(game, 0) and bot.searched == 0
+    game = _late_turn("usa", 4, 6)
+    seat = game.to_act()[0]
+    bot = SearchBot(1, seat)
+    assert len(bot.candidates(game, seat, bot.base.choose(game, seat))) > 1
+
+
+def _late_turn(variant_id: str, players: int, seed: int) -> Game:
+    """A game of ticket bots at the start of a turn when someone has ``LATE_TRAINS`` or fewer trains
+    and the seat to act could claim one of several routes."""
+    game = played_to(variant_id, players, seed, 0)
+    bots = [TicketBot(seed, i) for i in range(players)]
+    while True:
+        seat = game.to_act()[0]
+        late = min(p.trains for p in game.state.players) <= search_bot.LATE_TRAINS
+        claims = {a.route for a in game.legal_actions(seat) if a.kind == "claim-route"}
+        if late and game.state.players[seat].decision is None and len(claims) > 1:
+            return game
+        game.apply(seat, bots[seat].choose(game, seat))

@@ -1,24 +1,27 @@
-"""The search bot: determinised Monte Carlo search over a shortlist of moves, played out by ticket bots.
+"""The search bot: determinised Monte Carlo search over a shortlist of moves, played out by bots.
 
-At a decision that matters, it lists a few candidate moves, the ticket bot's own move first, and
+Its own policy (``SearchBot.policy``) is the route-value bot (:mod:`ttr_bots.route_value_bot`: the
+ticket bot planning by what a route is worth in turns and points, fewer and longer routes), which
+alone wins far more often against ticket bots than a ticket bot does, in 4-player games above all.
+At a decision that matters, it lists a few candidate moves, its policy's move first, and
 samples full games consistent with what its seat sees (:mod:`ttr_bots.sampling`: the others'
 hands and tickets and the deck dealt anew, from its view only). In each sampled game it plays each
-candidate, then the game on to its end with ticket-seeking bots in every seat (itself included),
-and scores the play-out by its margin over the best other player (a win counts ``WIN_POINTS``
-more). Every candidate is played on the same sampled games by the same bots (common random
+candidate, then the game on to its end, its own seat by its policy and the others by ticket-seeking
+bots (``SearchBot.others``), and scores the play-out by its margin over the best other player (a
+win counts ``WIN_POINTS`` more). Every candidate is played on the same sampled games by the same bots (common random
 numbers), so that the difference between two candidates is not the luck of the deal. It takes the
-candidate that gains most over the ticket bot's move, if it gains clearly: by ``CONFIDENCE``
-standard errors of the per-game differences. Otherwise it plays the ticket bot's move: with few
+candidate that gains most over its policy's move, if it gains clearly: by ``CONFIDENCE``
+standard errors of the per-game differences. Otherwise it plays its policy's move: with few
 play-outs a noisy winner would often be a worse move.
 
 Candidates:
 
-* **tickets to keep**: every offer (the ticket bot judges offers by a plan; here they are played
+* **tickets to keep**: every offer (its policy judges offers by a plan; here they are played
   out, against the routes the others take);
-* **a turn**: the ticket bot's move; drawing new tickets instead of cards while the plan leaves
+* **a turn**: its policy's move; drawing new tickets instead of cards while the plan leaves
   trains to spare; the longest claim it can pay if 5 spaces or more; near the end of the game
   (8 trains or fewer, anyone's), the 4 longest claims, since play-outs are short by then;
-* other decisions (a second card, a tunnel's extra cards) are the ticket bot's, unsearched.
+* other decisions (a second card, a tunnel's extra cards) are its policy's, unsearched.
 
 Budget (:class:`Budget`): ``iterations`` play-outs per decision, spread evenly over its candidates
 (at least ``MIN_WORLDS`` sampled games each; by default 48 divided by the number of players, as a
@@ -43,6 +46,7 @@ import attrs
 
 from ttr_core.actions import Action
 from ttr_core.game import Game
+from ttr_bots.route_value_bot import RouteValueBot
 from ttr_bots.sampling import sample
 from ttr_bots.ticket_bot import TicketBot, read_view
 
@@ -50,7 +54,7 @@ from ttr_bots.ticket_bot import TicketBot, read_view
 #: costs about as many actions as there are players (24 in 2-player games, 12 in 4-player ones;
 #: a move then takes under a second, see the README)
 PLAYOUTS_TIMES_PLAYERS = 48
-#: a claim of this many spaces or more is tried besides the ticket bot's move (the longest one)
+#: a claim of this many spaces or more is tried besides its policy's move (the longest one)
 LONG_CLAIM = 5
 #: drawing new tickets is tried with this many trains or more, when the plan left needs at most
 #: this share of them
@@ -60,9 +64,15 @@ PLAN_SHARE_FOR_TICKETS = 0.5
 #: ``LATE_CLAIMS`` claims are all tried
 LATE_TRAINS = 8
 LATE_CLAIMS = 4
+#: in games of at most this many players, decisions before the last turns are searched too (tickets
+#: to keep, drawing tickets, a long claim); with more, only the last turns' (``LATE_TRAINS``): a
+#: 4-player play-out's margin is too noisy for a few sampled games to pick a better early move than
+#: the policy's (in 4-player usa games against ticket bots, searching every turn measured no better
+#: than the policy alone, 40% of seeds 1-40 against its 45%; only the last turns, 44.5% of seeds 1-200)
+MID_GAME_PLAYERS = 2
 #: sampled games per decision at least (a spread needs two)
 MIN_WORLDS = 2
-#: another move replaces the ticket bot's only if it gains this many standard errors on average
+#: another move replaces its policy's only if it gains this many standard errors on average
 #: (for many sampled games; a few need more, as their spread is itself uncertain: Student's t)
 CONFIDENCE = 2.0
 #: a play-out stops after this many actions (a game of bots ends long before)
@@ -84,15 +94,19 @@ class Budget:
 
 
 class SearchBot:
-    """Searches a shortlist of moves by playing sampled games out with ticket bots (determinised Monte Carlo)."""
+    """Searches a shortlist of moves by playing sampled games out with bots (determinised Monte Carlo)."""
 
     name = "search"
     budget = Budget()
+    #: its own policy: the default move, and its seat's in play-outs
+    policy: type[TicketBot] = RouteValueBot
+    #: the other seats' policy in play-outs
+    others: type[TicketBot] = TicketBot
 
     def __init__(self, seed: int, seat: int):
         self.seat = seat
         self.rng = random.Random(f"search-bot:{seed}:{seat}")
-        self.base = TicketBot(seed, seat)  # the default move, and the source of candidates
+        self.base = self.policy(seed, seat)  # the default move, and the source of candidates
         self.searched = 0  # decisions searched, for the benchmark
         self.playouts = 0
 
@@ -113,23 +127,26 @@ class SearchBot:
         return self.search(game, seat, candidates, random.Random(seed))
 
     def candidates(self, game: Game, seat: int, default: Action) -> list[Action]:
-        """The moves worth searching, the ticket bot's first; one only when there is nothing to search."""
+        """The moves worth searching, its policy's first; one only when there is nothing to search."""
         legal = [a for a in game.legal_actions(seat) if a.kind != "resign"]
         kinds = {a.kind for a in legal}
+        mid_game = len(game.state.players) <= MID_GAME_PLAYERS
         if "keep-tickets" in kinds:
-            return _unique([default, *(a for a in legal if a.kind == "keep-tickets")])
+            return _unique([default, *(a for a in legal if a.kind == "keep-tickets")]) if mid_game else [default]
         view = game.view(seat)
         if view["players"][seat]["decision"] is not None:
             return [default]
         board = game.board
         seen = read_view(view, board)
+        late = seen.final_round or seen.trains <= LATE_TRAINS or seen.min_other_trains <= LATE_TRAINS
+        if not late and not mid_game:
+            return [default]
         claims = [a for a in legal if a.kind == "claim-route"]
         out = [default]
         if "draw-tickets" in kinds and default.kind == "draw-card" and seen.trains >= MIN_TRAINS_FOR_TICKETS:
             plan = self.base.plan_for(board, seen, claims)
             if plan.cost <= seen.trains * PLAN_SHARE_FOR_TICKETS:
                 out.append(next(a for a in legal if a.kind == "draw-tickets"))
-        late = seen.final_round or seen.trains <= LATE_TRAINS or seen.min_other_trains <= LATE_TRAINS
         if late:  # the last turns: play-outs are short, and the points of each claim are what counts
             out += _longest_claims(game, view, claims, LATE_CLAIMS)
         else:
@@ -137,7 +154,7 @@ class SearchBot:
         return _unique(out)
 
     def search(self, game: Game, seat: int, candidates: Sequence[Action], rng: random.Random) -> Action:
-        """The candidate that beats the ticket bot's move (``candidates[0]``) by most over the same
+        """The candidate that beats its policy's move (``candidates[0]``) by most over the same
         sampled play-outs, if it does so clearly (by ``CONFIDENCE`` standard errors); else that move."""
         self.searched += 1
         budget = self.budget
@@ -161,11 +178,11 @@ class SearchBot:
 
     def playout(self, world: Game, seat: int, first: Action, bots_seed: int) -> float:
         """``seat``'s margin over the best other player (plus ``WIN_POINTS`` for a win) after playing
-        ``first`` in a copy of ``world`` and the game on with ticket bots."""
+        ``first`` in a copy of ``world`` and the game on: its seat by its policy, the others by ticket bots."""
         self.playouts += 1
         sim = world.clone()
         sim.apply(seat, first)
-        bots = [TicketBot(bots_seed, s) for s in range(len(sim.state.players))]
+        bots = [(self.policy if s == seat else self.others)(bots_seed, s) for s in range(len(sim.state.players))]
         for _ in range(MAX_ACTIONS):
             if sim.over:
                 break

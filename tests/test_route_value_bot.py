@@ -1,0 +1,55 @@
+"""The route-value bot (ttr_bots/route_value_bot.py), the search bot's own policy: the ticket bot
+planning by what a route is worth in turns and points. It finishes games of every rule set within
+the rules and reproducibly, weighs long routes lighter per train than short ones, and so claims
+longer routes than the ticket bot. Its strength against ticket bots is measured by a benchmark
+(see its module), not here."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from ttr_bots import local_bots, play_game
+from ttr_bots.route_value_bot import RouteValueBot, route_weight
+from ttr_core import record, variant
+from ttr_core.invariants import invariant_problems
+
+USA_POINTS = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15}  # R-SCORE-1
+
+
+def check_invariants(game, seat, action):
+    assert invariant_problems(game) == [], (seat, action)
+
+
+@pytest.mark.parametrize("variant_id", sorted(variant.available()))
+def test_it_finishes_games_of_every_rule_set_within_the_rules_and_reproducibly(variant_id):
+    rs = variant.load(variant_id)
+    with local_bots({"route-value": RouteValueBot}):
+        game = play_game(rs, 3, 11, ["route-value", "ticket", "random"], on_action=check_invariants)
+        again = play_game(rs, 3, 11, ["route-value", "ticket", "random"])
+    assert game.over and record.dumps(record.make_record(game)) == record.dumps(record.make_record(again))
+
+
+def test_a_route_weighs_its_trains_and_a_turn_less_its_extra_points():
+    weights = {n: route_weight(n, p) for n, p in USA_POINTS.items()}
+    # two 3-space routes weigh more than one 6-space route of as many trains; six 1-space ones far more
+    assert 2 * weights[3] > weights[6] and 6 * weights[1] > 2 * weights[3]
+    assert all(weights[n] > 0 for n in weights)  # a free route always costs something: paths stay short
+
+
+def _mean_route_length(bot: str, games: int = 8) -> float:
+    """Mean length of the routes ``bot`` claimed, in seat rotation against 3 ticket bots (usa 4p)."""
+    rs = variant.load("usa")
+    lengths = []
+    with local_bots({"route-value": RouteValueBot}):
+        for seed in range(games):
+            order = ["ticket"] * 4
+            order[seed % 4] = bot
+            game = play_game(rs, 4, seed, order)
+            lengths += [game.board.routes[r].length for r in game.state.players[seed % 4].routes]
+    return statistics.mean(lengths)
+
+
+def test_it_claims_longer_routes_than_the_ticket_bot():
+    assert _mean_route_length("route-value") > _mean_route_length("ticket") + 0.15
