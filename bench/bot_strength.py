@@ -37,6 +37,7 @@ from ttr_analysis.compare import default_players
 from ttr_analysis.rescore import Target
 from ttr_core.errors import TTRError
 from ttr_core.game import Game
+from ttr_bots import bot_class
 from ttr_bots.search_bot import SearchBot
 from ttr_bots.ticket_bot import TicketBot
 
@@ -88,9 +89,11 @@ def measure(variant_id: str, games: int, seed: int, workers: int) -> dict:
 # --- the search bot against ticket bots ------------------------------------------------------
 
 
-def search_game(players: int, seed: int, seat: int, iterations: int | None, seconds: float | None) -> dict:
-    """One game of the search bot in ``seat`` against ticket bots; its moves timed one by one."""
-    searcher = SearchBot.with_budget(iterations, seconds)
+def search_game(players: int, seed: int, seat: int, iterations: int | None, seconds: float | None,
+                bot: str = "search") -> dict:
+    """One game of the search bot (or another installed ``bot``) in ``seat`` against ticket bots; its
+    moves timed one by one."""
+    searcher = SearchBot.with_budget(iterations, seconds) if bot == "search" else bot_class(bot)
     game = Game(variant.load(SEARCH_VARIANT), [f"P{i + 1}" for i in range(players)], seed)
     bots = [searcher(seed, i) if i == seat else TicketBot(seed, i) for i in range(players)]
     times, cpu = [], []
@@ -105,19 +108,20 @@ def search_game(players: int, seed: int, seat: int, iterations: int | None, seco
     scores = game.result.scores
     winners = game.result.winners.seats
     return {
-        "players": players, "seed": seed, "seat": seat, "iterations": searcher.budget.playouts(players), "seconds": seconds,
+        "players": players, "seed": seed, "seat": seat, **({} if bot == "search" else {"bot": bot}),
+        "iterations": searcher.budget.playouts(players) if bot == "search" else None, "seconds": seconds,
         "won": seat in winners, "shared": seat in winners and len(winners) > 1,
         "scores": [p.total for p in scores],
         "tickets_done": len(scores[seat].tickets_completed), "tickets_failed": len(scores[seat].tickets_failed),
-        "moves": len(times), "searched": bots[seat].searched, "move_seconds": sum(times), "max_move_seconds": max(times),
+        "moves": len(times), "searched": getattr(bots[seat], "searched", 0), "move_seconds": sum(times), "max_move_seconds": max(times),
         "move_cpu_seconds": sum(cpu), "max_move_cpu_seconds": max(cpu),
     }
 
 
 def measure_search(players: int, games: int, seed: int, iterations: int | None, seconds: float | None, workers: int,
-                   out: str | None) -> dict:
-    """``games`` games (seeds ``seed``...), the search bot in seat ``i % players`` of game ``i``."""
-    jobs = [(players, seed + i, i % players, iterations, seconds) for i in range(games)]
+                   out: str | None, bot: str = "search") -> dict:
+    """``games`` games (seeds ``seed``...), the search bot (or ``bot``) in seat ``i % players`` of game ``i``."""
+    jobs = [(players, seed + i, i % players, iterations, seconds, bot) for i in range(games)]
     played = []
     with cf.ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
         for done in cf.as_completed([pool.submit(search_game, *job) for job in jobs]):
@@ -138,6 +142,7 @@ def summarize_search(played: list[dict]) -> dict:
     seeds = sorted(g["seed"] for g in played)
     return {
         "variant": f"{SEARCH_VARIANT}@{variant.load(SEARCH_VARIANT).version}",
+        "bot": played[0].get("bot", "search"),
         "players": played[0]["players"],
         "iterations": played[0]["iterations"],
         "seconds": played[0]["seconds"],
@@ -174,43 +179,46 @@ def _ranges(numbers: list[int]) -> str:
 def main_search(args) -> int:
     t0 = time.perf_counter()
     if args.summarize:
-        games: dict[tuple[int, int], dict] = {}  # a game played by two runs counts once
+        games: dict[tuple[str, int, int], dict] = {}  # a game played by two runs counts once
         for path in args.summarize.split(","):
             try:
                 with open(path, encoding="utf-8") as f:
                     for line in filter(str.strip, f):
                         game = json.loads(line)
-                        games.setdefault((game["players"], game["seed"]), game)
+                        games.setdefault((game.get("bot", "search"), game["players"], game["seed"]), game)
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 print(f"error: --summarize {path}: {exc}", file=sys.stderr)
                 return 2
-        played = sorted(games.values(), key=lambda g: (g["players"], g["seed"]))
+        played = sorted(games.values(), key=lambda g: (g.get("bot", "search"), g["players"], g["seed"]))
         if not played:
             print(f"error: --summarize {args.summarize}: no games in it yet", file=sys.stderr)
             return 2
-        rows = [summarize_search([g for g in played if g["players"] == p]) for p in sorted({g["players"] for g in played})]
+        rows = [summarize_search([g for g in played if (g.get("bot", "search"), g["players"]) == kind])
+                for kind in sorted({(g.get("bot", "search"), g["players"]) for g in played})]
         args.games = max(r["games"] for r in rows)
     else:
-        rows = [measure_search(p, args.games, args.seed, args.iterations, args.seconds, args.workers, args.out)
+        rows = [measure_search(p, args.games, args.seed, args.iterations, args.seconds, args.workers, args.out, args.bot)
                 for p in args.players]
     elapsed = time.perf_counter() - t0
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0 if all(r["met"] for r in rows) else 1
     con = Console(width=160)
-    budget = f"{', '.join(str(r['iterations']) for r in rows)} play-outs per decision"
+    name = " and ".join(sorted({r["bot"] for r in rows}))
+    budget = ", ".join(f"{r['iterations']} play-outs per decision" if r["bot"] == "search" else f"{r['bot']}: no search"
+                       for r in rows)
     budget += f", at most {args.seconds} s" if args.seconds else ""
     run = "" if args.summarize else f"; {args.workers} workers, {elapsed:.0f} s"
-    con.print(f"Search bot ({budget}) vs ticket bots, {SEARCH_VARIANT}, its seat rotating{run}; "
+    con.print(f"{name} bot ({budget}) vs ticket bots, {SEARCH_VARIANT}, its seat rotating{run}; "
               f"load average now {os.getloadavg()[0]:.1f} on {simulate.local_cores()} cores")
     table = Table()
-    for col in ("players", "games", "seeds", "win rate [95% CI]", "shared wins", "search bot mean", "best ticket bot mean",
+    for col in ("bot", "players", "games", "seeds", "win rate [95% CI]", "shared wins", "its mean", "best ticket bot mean",
                 "tickets done/failed", "s/move mean (CPU)", "s/move max (CPU)", "moves searched",
                 f">= {SEARCH_TARGET:.0%}"):
         table.add_column(col, justify="right")
     for r in rows:
         lo, hi = r["win_rate_ci95"]
-        table.add_row(str(r["players"]), str(r["games"]), r["seeds"], f"{r['win_rate']:.1%} [{lo:.1%}, {hi:.1%}]", str(r["shared"]),
+        table.add_row(r["bot"], str(r["players"]), str(r["games"]), r["seeds"], f"{r['win_rate']:.1%} [{lo:.1%}, {hi:.1%}]", str(r["shared"]),
                       f"{r['search_bot_mean']:.1f}", f"{r['best_ticket_bot_mean']:.1f}",
                       f"{r['tickets_done']:.2f} / {r['tickets_failed']:.2f}",
                       f"{r['seconds_per_move']:.3f} ({r['cpu_seconds_per_move']:.3f})",
@@ -233,6 +241,8 @@ def main() -> int:
     ap.add_argument("--iterations", type=int, default=None,
                     help="with --search: play-outs per decision (default: the bot's own, 48 / players)")
     ap.add_argument("--seconds", type=float, default=None, help="with --search: at most this long per decision")
+    ap.add_argument("--bot", default="search", help="with --search: the installed bot measured instead of the search "
+                    "bot (its seat rotating as the search bot's), e.g. route-value, the search bot's own policy")
     ap.add_argument("--out", default=None, help="with --search: append a JSON line per finished game to this file")
     ap.add_argument("--summarize", default=None, metavar="FILE[,FILE...]",
                     help="with --search: print the table of the games in these files (written by --out) instead of "

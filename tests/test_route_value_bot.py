@@ -10,7 +10,7 @@ import statistics
 
 import pytest
 
-from ttr_bots import local_bots, play_game
+from ttr_bots import bot_class, play_game
 from ttr_bots.route_value_bot import RouteValueBot, route_weight
 from ttr_core import record, variant
 from ttr_core.invariants import invariant_problems
@@ -25,10 +25,13 @@ def check_invariants(game, seat, action):
 @pytest.mark.parametrize("variant_id", sorted(variant.available()))
 def test_it_finishes_games_of_every_rule_set_within_the_rules_and_reproducibly(variant_id):
     rs = variant.load(variant_id)
-    with local_bots({"route-value": RouteValueBot}):
-        game = play_game(rs, 3, 11, ["route-value", "ticket", "random"], on_action=check_invariants)
-        again = play_game(rs, 3, 11, ["route-value", "ticket", "random"])
+    game = play_game(rs, 3, 11, ["route-value", "ticket", "random"], on_action=check_invariants)
+    again = play_game(rs, 3, 11, ["route-value", "ticket", "random"])
     assert game.over and record.dumps(record.make_record(game)) == record.dumps(record.make_record(again))
+
+
+def test_it_is_an_installed_bot():
+    assert bot_class("route-value") is RouteValueBot
 
 
 def test_a_route_weighs_its_trains_and_a_turn_less_its_extra_points():
@@ -42,12 +45,11 @@ def _mean_route_length(bot: str, games: int = 8) -> float:
     """Mean length of the routes ``bot`` claimed, in seat rotation against 3 ticket bots (usa 4p)."""
     rs = variant.load("usa")
     lengths = []
-    with local_bots({"route-value": RouteValueBot}):
-        for seed in range(games):
-            order = ["ticket"] * 4
-            order[seed % 4] = bot
-            game = play_game(rs, 4, seed, order)
-            lengths += [game.board.routes[r].length for r in game.state.players[seed % 4].routes]
+    for seed in range(games):
+        order = ["ticket"] * 4
+        order[seed % 4] = bot
+        game = play_game(rs, 4, seed, order)
+        lengths += [game.board.routes[r].length for r in game.state.players[seed % 4].routes]
     return statistics.mean(lengths)
 
 
