@@ -80,7 +80,8 @@ class Seen:
     min_other_trains: int
     tickets_left: int
     decision: Mapping[str, Any] | None
-    open_row: tuple[str | None, ...] = ()
+    open_row: tuple[str | None, ...]
+    most_of_a_color: int  # the most cards of one colour in hand (what pays a grey route)
 
     def cards(self, name: str) -> int:
         return self.hand.get(name, 0)
@@ -109,6 +110,7 @@ def read_view(view: Mapping[str, Any], board: Board, owner: Mapping[int, int] | 
         tickets_left=view["tickets_left"],
         decision=players[seat]["decision"],
         open_row=tuple(view["open_row"]),
+        most_of_a_color=max([you["hand"].get(c, 0) for c in COLORS]),
     )
 
 
@@ -124,25 +126,51 @@ def read_game(game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapp
     route owners by route index; ``stations``: the view's ``rules.stations``, if the variant has
     stations."""
     st = game.state
-    players, names = st.players, game.cards.names
+    players, cards = st.players, game.cards
     me = players[seat]
+    hand = me.hand
     mine = stations[seat] if seat < len(stations) else _NO_STATIONS
-    others = [p.trains for i, p in enumerate(players) if i != seat and not p.resigned]
     return Seen(
-        seat=seat,
-        owner=owner,
-        hand=game.cards.counts_by_name(me.hand),  # a new dict: nobody else holds it
-        tickets=tuple(me.tickets),
-        trains=me.trains,
-        stations_left=mine["left"],
-        my_stations=tuple(mine["cities"]),
-        station_cities=frozenset([c for s in stations for c in s["cities"]]) if stations else _NO_CITIES,
-        final_round=st.final_round is not None,
-        min_other_trains=min(others) if others else 99,
-        tickets_left=len(st.ticket_deck),
-        decision=None if me.decision is None else me.decision.private(),
-        open_row=tuple([names[c] if c >= 0 else None for c in st.open_row]),
+        seat,
+        owner,
+        cards.counts_by_name(hand),  # a new dict: nobody else holds it
+        tuple(me.tickets),
+        me.trains,
+        mine["left"],
+        tuple(mine["cities"]),
+        frozenset([c for s in stations for c in s["cities"]]) if stations else _NO_CITIES,
+        st.final_round is not None,
+        min([p.trains for p in players if p is not me and not p.resigned], default=99),
+        len(st.ticket_deck),
+        None if me.decision is None else _private(me.decision),
+        tuple(map(_names_or_none(cards.names).__getitem__, st.open_row)),  # -1, an empty slot: None
+        max(hand[:len(COLORS)]),  # card ids: the colours first
     )
+
+
+#: the last decision read and what its player sees of it, replaced at once (threads may share it)
+_last_private: tuple[Any, Mapping[str, Any] | None] = (None, None)
+
+
+def _private(decision) -> Mapping[str, Any]:
+    """``decision.private()``: decisions are frozen, and the same one (the second card's) is read
+    again and again."""
+    global _last_private
+    last = _last_private
+    if last[0] is not decision:
+        last = _last_private = (decision, decision.private())
+    return last[1]
+
+
+_NAMES_OR_NONE: dict[tuple[str, ...], tuple[str | None, ...]] = {}
+
+
+def _names_or_none(names: tuple[str, ...]) -> tuple[str | None, ...]:
+    """The card names by id, and None last: what index -1 (an empty slot) reads."""
+    got = _NAMES_OR_NONE.get(names)
+    if got is None:
+        got = _NAMES_OR_NONE[names] = (*names, None)
+    return got
 
 
 # --- claims ----------------------------------------------------------------------------------
@@ -415,6 +443,7 @@ class TicketBot:
         self.seat = seat
         self._plan_key: tuple | None = None
         self._plan: Plan | None = None
+        self._plan_seen: tuple[Seen | None, int] = (None, 0)  # what the plan was last asked for with
         self._checked: tuple | None = None  # what the plan was last found valid against
         self._graph: RouteGraph | None = None
         self._graph_key: tuple | None = None
@@ -584,12 +613,21 @@ class TicketBot:
         routes, or a planned connection that nobody can build any more. Routes taken elsewhere
         only make other paths longer, so a plan whose connections are all still free stays a
         shortest one: most turns then cost no search at all."""
-        key = (seen.tickets, len(self._blocked), seen.my_stations, seen.stations_left)
+        blocked = len(self._blocked)
+        if self._plan_seen[0] is seen and self._plan_seen[1] == blocked:
+            return self._plan  # asked again within one decision (choosing, then drawing a card)
+        plan = self._plan_holding(board, seen, blocked)
+        self._plan_seen = (seen, blocked)
+        return plan
+
+    def _plan_holding(self, board, seen, blocked: int) -> Plan:
+        key = (seen.tickets, blocked, seen.my_stations, seen.stations_left)
         if self._plan is not None and key == self._plan_key:
             # valid when last checked, valid still while no route of its connections changed hands
             against = (seen.trains, seen.station_cities)
             checked = self._checked
             if checked is not None and checked[0] is self._plan and checked[1] == against and not self._touches(board, self._plan):
+                self._moved.clear()  # none of them touches the plan: they never will
                 return self._plan
             kept = _still_valid(board, seen, self._plan, self._blocked)
             self._moved.clear()
@@ -767,7 +805,7 @@ def may_pay(seen: Seen, routes: Iterable[Route]) -> list[Route]:
     lists its legal claims only when some route passes."""
     hand, trains = seen.hand, seen.trains
     locos = hand.get(LOCOMOTIVE, 0)
-    most = max([hand.get(c, 0) for c in COLORS]) + locos
+    most = seen.most_of_a_color + locos
     return [r for r in routes if r.length <= trains and r.length <= (most if r.color == GRAY else hand.get(r.color, 0) + locos)]
 
 
@@ -818,8 +856,8 @@ def _could_pay(route: Route, seen: Seen) -> bool:
     locos = hand.get(LOCOMOTIVE, 0)
     if locos < route.ferry:
         return False
-    colors = COLORS if route.color == GRAY else (route.color,)
-    return max([hand.get(c, 0) for c in colors]) + locos >= route.length
+    held = seen.most_of_a_color if route.color == GRAY else hand.get(route.color, 0)
+    return held + locos >= route.length
 
 
 def _color_needs(seen: Seen, free: FreePlanned) -> dict[str, int]:
@@ -830,7 +868,7 @@ def _color_needs(seen: Seen, free: FreePlanned) -> dict[str, int]:
     needs, grey = free.fixed_needs
     needs = dict(needs)
     if free.choices:
-        most = max([hand.get(c, 0) for c in COLORS])
+        most = seen.most_of_a_color
         chosen = [
             (i, max(group, key=lambda r: (most if r.color == GRAY else hand.get(r.color, 0), -r.index)))
             for i, group in free.choices
