@@ -212,16 +212,17 @@ class Claims(Listing):
         closed = self._closed
         claim = game.registry.action_class("claim-route")
         locos = hand.get(LOCOMOTIVE, 0)
+        held_colors = [(c, n) for c, n in zip(COLORS, map(hand.get, COLORS)) if n]
         out = []
-        for r in sorted(routes, key=lambda r: r.index):  # in the listing's order: by route, then colour
-            if r.index in closed or r.length > trains:
+        for r in sorted(routes, key=_by_index):  # in the listing's order: by route, then colour
+            length = r.length
+            if r.index in closed or length > trains:
                 continue
-            for color in COLORS if r.color == GRAY else (r.color,):
-                held = hand.get(color, 0)
-                if held and held + locos >= r.length:
-                    out.append(claim(route=r.id, color=color, locomotives=max(0, r.length - held)))
-            if locos >= r.length:
-                out.append(claim(route=r.id, locomotives=r.length))
+            for color, held in held_colors if r.color == GRAY else ((r.color, hand.get(r.color, 0)),):
+                if held and held + locos >= length:
+                    out.append(_claim(claim, r.id, color, length - held if length > held else 0))
+            if locos >= length:
+                out.append(_claim(claim, r.id, None, length))
         return out
 
     def every(self) -> Sequence[Action]:
@@ -238,6 +239,25 @@ class Claims(Listing):
         """Whether the claims of ``routes`` are built from the hand, rather than taken from the listing."""
         return (self.build and self._items is None and self._by_kind.asked_of_rule("claim-route")
                 and not any(r.ferry for r in routes))
+
+
+#: claims built, by class, route, colour and locomotives: actions are immutable values, and the
+#: same payments come back turn after turn
+_CLAIMS: dict[tuple, Action] = {}
+
+
+def _claim(cls: type[Action], route: str, color: str | None, locomotives: int) -> Action:
+    key = (cls, route, color, locomotives)
+    action = _CLAIMS.get(key)
+    if action is None:
+        if len(_CLAIMS) >= 20_000:
+            _CLAIMS.clear()
+        action = _CLAIMS[key] = cls(route=route, color=color, locomotives=locomotives)
+    return action
+
+
+def _by_index(route: Route) -> int:
+    return route.index
 
 
 def _accepted(game, seat: int, action: Action) -> bool:
