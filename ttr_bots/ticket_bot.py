@@ -175,20 +175,17 @@ def _names_or_none(names: tuple[str, ...]) -> tuple[str | None, ...]:
 
 # --- claims ----------------------------------------------------------------------------------
 
-_LISTED: list[Action] = []  # Claims.every(): the whole listing
-
 
 class Claims(Listing):
     """The seat's legal claims at its turn: all of them, listed on first use (a :class:`Listing`),
     or only those of a few routes (:meth:`of_routes`), which is what most turns need."""
 
-    __slots__ = ("_by_kind", "_seen", "_closed", "_every", "build", "built")
+    __slots__ = ("_by_kind", "_seen", "_closed", "build", "built")
 
     def __init__(self, by_kind: LegalByKind, seen: Seen, build: bool = True):
         super().__init__(lambda: by_kind.get("claim-route").items())
         self._by_kind, self._seen = by_kind, seen
         self._closed: Mapping[int, str] | None = None
-        self._every: Sequence[Action] | None = None
         self.build = build  # False: always take the claims from the listing
         self.built = False  # whether some claims were built from the hand
 
@@ -201,10 +198,11 @@ class Claims(Listing):
         the hand holds, the fewest locomotives; all locomotives if the hand has enough (R-ROUTE-2);
         none for a route longer than the trains left or closed to the seat (``closed_routes``,
         R-PAR). A ferry's payments are its rule's (R-FER): they are taken from the listing."""
-        if not self._builds(routes):
+        by_kind = self._by_kind
+        if (not self.build or self._items is not None or not by_kind.asked_of_rule("claim-route")
+                or any(r.ferry for r in routes)):
             wanted = {r.id for r in routes}
             return [c for c in self if c.route in wanted]
-        by_kind = self._by_kind
         self.built = True
         game, hand, trains = by_kind.game, self._seen.hand, self._seen.trains
         if self._closed is None:
@@ -224,21 +222,6 @@ class Claims(Listing):
             if locos >= length:
                 out.append(_claim(claim, r.id, None, length))
         return out
-
-    def every(self) -> Sequence[Action]:
-        """Every legal claim: those of the free routes the hand may pay (:func:`may_pay`, the
-        only ones the rule lists), built as :meth:`of_routes` builds them; else the listing."""
-        every = self._every
-        if every is None:
-            seen, owner = self._seen, self._seen.owner
-            routes = may_pay(seen, [r for r in self._by_kind.game.board.routes if r.index not in owner])
-            every = self._every = self.of_routes(routes) if self._builds(routes) else _LISTED
-        return self if every is _LISTED else every  # (not kept in itself: no reference cycle)
-
-    def _builds(self, routes: Sequence[Route]) -> bool:
-        """Whether the claims of ``routes`` are built from the hand, rather than taken from the listing."""
-        return (self.build and self._items is None and self._by_kind.asked_of_rule("claim-route")
-                and not any(r.ferry for r in routes))
 
 
 #: claims built, by class, route, colour and locomotives: actions are immutable values, and the
@@ -588,8 +571,8 @@ class TicketBot:
 
     def take_turn(self, board, seen, by_kind, legal) -> Action:
         claims = self._claims = Claims(by_kind, seen, self.build_claims)
-        if seen.final_round and (claims.every() or "build-station" in by_kind):
-            best = self._last_turn(board, seen, claims.every(), by_kind.get("build-station", []))
+        if seen.final_round and (claims or "build-station" in by_kind):
+            best = self._last_turn(board, seen, claims, by_kind.get("build-station", []))
             if best is not None:
                 return best
         plan = self.plan_for(board, seen, claims)
@@ -606,13 +589,13 @@ class TicketBot:
         if not plan.pairs:
             if "draw-tickets" in by_kind and _safe_to_draw_tickets(seen, plan):
                 return by_kind["draw-tickets"][0]
-            extra = self._claim_for_points(board, seen, claims.every())
+            extra = self._claim_for_points(board, seen, claims)
             if extra is not None:
                 return extra
         if "draw-card" in by_kind:
             return self.draw_cards(board, seen, by_kind["draw-card"], second=False)
-        if claims.every():
-            return self._claim_for_points(board, seen, claims.every())
+        if claims:
+            return self._claim_for_points(board, seen, claims)
         return self._fallback(legal)
 
     def _fallback(self, legal: list[Action]) -> Action:
