@@ -552,20 +552,32 @@ class TicketBot:
         return self.rng.choice(legal)  # a decision of a rule this bot does not know
 
     def keep_tickets(self, board, seen, offers: list[Action]) -> Action:
-        """The offer whose tickets, planned with those held, score best within the budget."""
+        """The offer whose tickets, planned with those held, score best within the budget: the
+        first of the best, as ``max(offers, key=...)`` would choose."""
         graph = self._graph_for(board, seen)
         budget = min(seen.trains * (1 - self.reserve), _time_budget(seen))
         searches = self._searches_on(graph)
-
-        def value(offer: Action) -> tuple:
-            kept = tuple(board.ticket_index[t] for t in offer.tickets)
+        pts = board.tickets
+        held = sum([pts[t].points for t in seen.tickets])
+        # An offer scores at most the points of all its tickets and those held (all done, no
+        # trains spent): planned from the highest such bound down, the offers that could not
+        # beat (or, earlier in the list, tie) the best found are not planned at all.
+        bounded = []
+        for i, offer in enumerate(offers):
+            kept = tuple([board.ticket_index[t] for t in offer.tickets])
+            bounded.append(((held + sum([pts[t].points for t in kept]), -len(kept)), -i, kept))
+        bounded.sort(reverse=True)
+        best: tuple | None = None  # ((value, -tickets kept), -place)
+        for bound, place, kept in bounded:
+            if best is not None and bound < best[0]:
+                break
             plan = plan_tickets(board, graph, seen, seen.tickets + kept, budget, searches)
-            pts = board.tickets
-            gain = sum(pts[t].points for t in (*plan.done, *plan.planned))
-            loss = sum(pts[t].points for t in plan.dropped)
-            return (gain - loss - 0.25 * plan.cost, -len(kept))
-
-        return max(offers, key=value)
+            gain = sum([pts[t].points for t in (*plan.done, *plan.planned)])
+            loss = sum([pts[t].points for t in plan.dropped])
+            scored = ((gain - loss - 0.25 * plan.cost, -len(kept)), place)
+            if best is None or scored > best:
+                best = scored
+        return offers[-best[1]]
 
     # --- a turn -----------------------------------------------------------------------------
 
