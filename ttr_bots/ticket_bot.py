@@ -661,9 +661,11 @@ class TicketBot:
             if checked is not None and checked[0] is self._plan and checked[1] == against and not self._touches(board, self._plan):
                 self._moved.clear()  # none of them touches the plan: they never will
                 return self._plan
+            touched = self._touches(board, self._plan)
             kept = _still_valid(board, seen, self._plan, self._blocked)
             self._moved.clear()
-            self._free = None
+            if touched or kept is not self._plan:
+                self._free = None  # (the free routes of the same connections are the same)
             if kept is not None:
                 self._plan = kept
                 self._checked = (kept, against)
@@ -880,7 +882,7 @@ def _still_valid(board: Board, seen: Seen, plan: Plan, blocked: set[int]) -> Pla
         return None
     if len(pairs) == len(plan.pairs):
         return plan
-    return attrs.evolve(plan, pairs=frozenset(pairs), cost=cost)
+    return Plan(frozenset(pairs), plan.stations, cost, plan.done, plan.planned, plan.dropped)
 
 
 def _could_pay(route: Route, seen: Seen) -> bool:
