@@ -162,15 +162,18 @@ def _private(decision) -> Mapping[str, Any]:
     return last[1]
 
 
-_NAMES_OR_NONE: dict[tuple[str, ...], tuple[str | None, ...]] = {}
+#: the card names last read, and the same with None last (replaced at once, as ``_last_private``)
+_last_names: tuple[tuple[str, ...], tuple[str | None, ...]] = ((), (None,))
 
 
 def _names_or_none(names: tuple[str, ...]) -> tuple[str | None, ...]:
-    """The card names by id, and None last: what index -1 (an empty slot) reads."""
-    got = _NAMES_OR_NONE.get(names)
-    if got is None:
-        got = _NAMES_OR_NONE[names] = (*names, None)
-    return got
+    """The card names by id, and None last: what index -1 (an empty slot) reads. A ruleset's
+    games share their names (by identity, else compared)."""
+    global _last_names
+    last = _last_names
+    if last[0] is not names and last[0] != names:
+        last = _last_names = (names, (*names, None))
+    return last[1]
 
 
 # --- claims ----------------------------------------------------------------------------------
