@@ -64,9 +64,11 @@ CARDS_PER_TURN = 1.2
 # --- what the seat knows ---------------------------------------------------------------------
 
 
-@attrs.frozen
+@attrs.define(eq=False)
 class Seen:
-    """What a seat knows at its turn, read from its view only."""
+    """What a seat knows at its turn, read from its view only. Nothing changes it once read (not
+    frozen: one is read at every decision of every bot, and a frozen class's construction costs
+    several times a plain one's)."""
 
     seat: int
     owner: Mapping[int, int]  # route index -> owning seat
@@ -140,12 +142,21 @@ def read_game(game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapp
         tuple(mine["cities"]),
         frozenset([c for s in stations for c in s["cities"]]) if stations else _NO_CITIES,
         st.final_round is not None,
-        min([p.trains for p in players if p is not me and not p.resigned], default=99),
+        _fewest_trains(players, me),
         len(st.ticket_deck),
         None if me.decision is None else _private(me.decision),
         tuple(map(_names_or_none(cards.names).__getitem__, st.open_row)),  # -1, an empty slot: None
         max(hand[:len(COLORS)]),  # card ids: the colours first
     )
+
+
+def _fewest_trains(players, me) -> int:
+    """The fewest trains of the other players still in the game (99 if none)."""
+    fewest = None
+    for p in players:
+        if p is not me and not p.resigned and (fewest is None or p.trains < fewest):
+            fewest = p.trains
+    return 99 if fewest is None else fewest
 
 
 #: the last decision read and what its player sees of it, replaced at once (threads may share it)
