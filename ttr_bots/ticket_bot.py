@@ -347,6 +347,23 @@ def build_graph(board: Board, seen: Seen, blocked: frozenset[int] | set[int]) ->
     return g
 
 
+#: the graphs of boards nobody has claimed on yet, by board and trains: every seat of every game
+#: plans its first tickets on the same one (graphs are never changed once built)
+_OPENING_GRAPHS: dict[tuple[int, int], tuple[Board, RouteGraph]] = {}
+
+
+def _opening_graph(board: Board, seen: Seen) -> RouteGraph:
+    """``build_graph`` for a seat that owns, and is blocked from, nothing, on a board with no route
+    taken, kept by board identity (as ``board_index``)."""
+    key = (id(board), seen.trains)
+    got = _OPENING_GRAPHS.get(key)
+    if got is None or got[0] is not board:
+        got = _OPENING_GRAPHS[key] = (board, build_graph(board, seen, frozenset()))
+        if len(_OPENING_GRAPHS) > 32:
+            _OPENING_GRAPHS.pop(next(iter(_OPENING_GRAPHS)))
+    return got[1]
+
+
 def plan_tickets(
     board: Board, graph: RouteGraph, seen: Seen, tickets: Sequence[int], budget: float, searches: Searches | None = None,
 ) -> Plan:
@@ -637,7 +654,10 @@ class TicketBot:
         # blocked routes are only ever added: their number tells whether they changed
         key = (self._owner_version, seen.trains, len(self._blocked), seen.my_stations)
         if key != self._graph_key:
-            self._graph = build_graph(board, seen, self._blocked)
+            if seen.owner or self._blocked or seen.my_stations:
+                self._graph = build_graph(board, seen, self._blocked)
+            else:
+                self._graph = _opening_graph(board, seen)
             self._graph_key = key
         return self._graph
 
