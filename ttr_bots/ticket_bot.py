@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence, Sized
 from itertools import compress
-from operator import ne
+from operator import ne, sub
 from typing import Any
 
 import attrs
@@ -310,7 +310,8 @@ class FreePlanned:
         between, owner = board_index(board).between, seen.owner
         groups = [g for g in ([r for r in between[p] if r.index not in owner] for p in sorted(plan.pairs)) if g]
         routes = [r for g in groups for r in g]
-        beside = [r for r in routes if r.parallel and any(p in owner for p in r.parallel)]
+        taken = owner.keys()
+        beside = [r for r in routes if r.parallel and not taken.isdisjoint(r.parallel)]
         fixed = _fixed_needs([(i, g[0]) for i, g in enumerate(groups) if len(g) == 1])
         return cls(plan, groups, routes, beside, fixed, [(i, g) for i, g in enumerate(groups) if len(g) > 1])
 
@@ -713,8 +714,11 @@ class TicketBot:
         """Whether a route that changed hands since the last check joins two cities of ``plan``."""
         if not self._moved:
             return False
-        pair_at = board_index(board).pair_at
-        return any(pair_at[r] in plan.pairs for r in self._moved)
+        pair_at, pairs = board_index(board).pair_at, plan.pairs
+        for r in self._moved:
+            if pair_at[r] in pairs:
+                return True
+        return False
 
     def _free_planned(self, board, seen, plan: Plan) -> FreePlanned:
         """The free routes of ``plan``'s connections, worked out again when the plan changed or a
@@ -971,12 +975,15 @@ def _longest_first(placed: tuple[int, Route]) -> tuple[int, int]:
     return -placed[1].length, placed[0]
 
 
+_NONE = (0,) * len(COLORS)  # a colour's count where the hand or the needs have none
+
+
 def _add_grey_needs(hand: Mapping[str, int], needs: dict[str, int], grey: list[Route]) -> None:
     """Each grey route (longest first) in the colour with the most cards to spare, the first in
     COLORS of equals."""
     if not grey:
         return
-    spare = [hand.get(c, 0) - needs.get(c, 0) for c in COLORS]
+    spare = list(map(sub, map(hand.get, COLORS, _NONE), map(needs.get, COLORS, _NONE)))
     for r in grey:
         i = spare.index(max(spare))
         spare[i] -= r.length - r.ferry
