@@ -790,10 +790,19 @@ class TicketBot:
 
     def _claim_for_points(self, board, seen, claims: list[Action]) -> Action | None:
         """With the tickets done: the longest route, to score and to end the game while ahead."""
-        if not claims:
-            return None
-        return max(claims, key=lambda c: (board.routes[board.route_index[c.route]].length, -c.locomotives, -c.triples,
-                                          c.route, c.color or ""))
+        def key(c: Action) -> tuple:
+            return board.routes[board.route_index[c.route]].length, -c.locomotives, -c.triples, c.route, c.color or ""
+
+        if not isinstance(claims, Claims):
+            return max(claims, key=key) if claims else None
+        # the longest routes the hand may pay first (no other route has a claim, ``may_pay``):
+        # the claims of the longest of them that has some are the ones the whole listing's best is among
+        payable = may_pay(seen, [r for r in board.routes if r.index not in seen.owner])
+        for length in sorted({r.length for r in payable}, reverse=True):
+            longest = claims.of_routes([r for r in payable if r.length == length])
+            if longest:
+                return max(longest, key=key)
+        return None
 
     def _last_turn(self, board, seen, claims: list[Action], builds: list[Action]) -> Action | None:
         """The last turn: the claim or station worth most points now (route points, plus twice
