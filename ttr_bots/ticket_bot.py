@@ -764,7 +764,6 @@ class TicketBot:
         planned = claims_of(claims, payable)
         if not planned:
             return None
-        needs = self._color_needs(board, seen, plan)
 
         def ok(c: Action) -> bool:
             route = board.routes[board.route_index[c.route]]
@@ -772,9 +771,13 @@ class TicketBot:
             # there is nothing else to do
             return not route.tunnel or not can_draw or _spare(seen, route, c) >= 1
 
-        planned = [c for c in planned if ok(c)]
-        if not planned:
-            return None
+        if any(r.tunnel for r in payable):
+            planned = [c for c in planned if ok(c)]
+            if not planned:
+                return None
+        if len(planned) == 1:
+            return planned[0]  # (the colour needs weigh payments against each other only)
+        needs = self._color_needs(board, seen, plan)
         return min(planned, key=lambda c: (-board.routes[board.route_index[c.route]].length, _pay_cost(board, c, needs), c.route, c.color or ""))
 
     def _controller_claim(self, board, plan: Plan, plays: list[Action]) -> Action | None:
@@ -841,7 +844,12 @@ class TicketBot:
     def draw_cards(self, board, seen, draws: list[Action], second: bool) -> Action:
         needs = self._color_needs(board, seen, self._cached_plan(board, seen))
         hand = seen.hand
-        wanted = {c: n - hand.get(c, 0) for c, n in needs.items() if c != LOCOMOTIVE and n > hand.get(c, 0)}
+        wanted = {}  # the colours the plan lacks, and how many of each
+        for c, n in needs.items():
+            if c != LOCOMOTIVE:
+                short = n - hand.get(c, 0)
+                if short > 0:
+                    wanted[c] = short
         row = dict(enumerate(seen.open_row))
         best = None
         for d in draws:
