@@ -312,8 +312,12 @@ class FreePlanned:
         routes = [r for g in groups for r in g]
         taken = owner.keys()
         beside = [r for r in routes if r.parallel and not taken.isdisjoint(r.parallel)]
-        fixed = _fixed_needs([(i, g[0]) for i, g in enumerate(groups) if len(g) == 1])
-        return cls(plan, groups, routes, beside, fixed, [(i, g) for i, g in enumerate(groups) if len(g) > 1])
+        # a connection's one free route counts whatever the hand, and so does the first of parallel
+        # grey ones (the hand pays them alike: ``_color_needs`` would choose it)
+        fixed = _fixed_needs([(i, g[0] if len(g) == 1 else min(g, key=_by_index)) for i, g in enumerate(groups)
+                              if len(g) == 1 or all(r.color == GRAY for r in g)])
+        choices = [(i, g) for i, g in enumerate(groups) if len(g) > 1 and any(r.color != GRAY for r in g)]
+        return cls(plan, groups, routes, beside, fixed, choices)
 
 
 #: Searches already made within one decision, by (ticket, the pairs chosen before it): the
@@ -958,12 +962,17 @@ def _color_needs(seen: Seen, free: FreePlanned) -> dict[str, int]:
     needs = dict(needs)
     if free.choices:
         most = seen.most_of_a_color
-        chosen = [
-            (i, max(group, key=lambda r: (most if r.color == GRAY else hand.get(r.color, 0), -r.index)))
-            for i, group in free.choices
-        ]
+        chosen = []
+        for i, group in free.choices:
+            best = None  # the most cards of its colour, then the first
+            for r in group:
+                held = most if r.color == GRAY else hand.get(r.color, 0)
+                if best is None or held > best_held or (held == best_held and r.index < best.index):
+                    best, best_held = r, held
+            chosen.append((i, best))
         grey = sorted([*grey, *_add_needs(needs, chosen)], key=_longest_first)
-    _add_grey_needs(hand, needs, [r for _, r in grey])
+    if grey:
+        _add_grey_needs(hand, needs, [r for _, r in grey])
     return needs
 
 
