@@ -308,16 +308,29 @@ class FreePlanned:
     @classmethod
     def of(cls, board: Board, seen: Seen, plan: Plan) -> FreePlanned:
         between, owner = board_index(board).between, seen.owner
-        groups = [g for g in ([r for r in between[p] if r.index not in owner] for p in sorted(plan.pairs)) if g]
-        routes = [r for g in groups for r in g]
         taken = owner.keys()
-        beside = [r for r in routes if r.parallel and not taken.isdisjoint(r.parallel)]
-        # a connection's one free route counts whatever the hand, and so does the first of parallel
-        # grey ones (the hand pays them alike: ``_color_needs`` would choose it)
-        fixed = _fixed_needs([(i, g[0] if len(g) == 1 else min(g, key=_by_index)) for i, g in enumerate(groups)
-                              if len(g) == 1 or all(r.color == GRAY for r in g)])
-        choices = [(i, g) for i, g in enumerate(groups) if len(g) > 1 and any(r.color != GRAY for r in g)]
-        return cls(plan, groups, routes, beside, fixed, choices)
+        groups: list[list[Route]] = []
+        routes: list[Route] = []
+        beside: list[Route] = []
+        single: list[tuple[int, Route]] = []  # a connection's one free route counts whatever the hand,
+        choices: list[tuple[int, list[Route]]] = []  # and so does the first of parallel grey ones
+        for p in sorted(plan.pairs):
+            g = [r for r in between[p] if r.index not in owner]
+            if not g:
+                continue
+            i = len(groups)
+            groups.append(g)
+            routes += g
+            for r in g:
+                if r.parallel and not taken.isdisjoint(r.parallel):
+                    beside.append(r)
+            if len(g) == 1:
+                single.append((i, g[0]))
+            elif all(r.color == GRAY for r in g):
+                single.append((i, min(g, key=_by_index)))  # (the hand pays them alike: the first counts)
+            else:
+                choices.append((i, g))
+        return cls(plan, groups, routes, beside, _fixed_needs(single), choices)
 
 
 #: Searches already made within one decision, by (ticket, the pairs chosen before it): the
