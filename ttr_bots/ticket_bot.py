@@ -868,16 +868,16 @@ class TicketBot:
                 if short > 0:
                     wanted[c] = short
         row = dict(enumerate(seen.open_row))
-        best = None
-        for d in draws:
-            if d.slot is None:
-                continue
-            card = row.get(d.slot)
-            if card in wanted:
-                key = (wanted[card], -d.slot)
-                best = (key, d) if best is None or key > best[0] else best
-        if best is not None:
-            return best[1]
+        if wanted:
+            best = None  # the open card most lacking, then the first
+            for d in draws:
+                slot = d.slot
+                if slot is not None:
+                    short = wanted.get(row.get(slot))
+                    if short is not None and (best is None or short > most or (short == most and slot < best.slot)):
+                        best, most = d, short
+            if best is not None:
+                return best
         loco_short = needs.get(LOCOMOTIVE, 0) - seen.cards(LOCOMOTIVE)
         if not second and loco_short > 0:
             for d in draws:
