@@ -395,7 +395,9 @@ def plan_tickets(
     cost, done, planned, dropped = 0, [], [], []
     for t in sorted(tickets, key=lambda t: (-board.tickets[t].points, t)):
         ticket = board.tickets[t]
-        if searches is None:
+        if not chosen:
+            found = graph.path_alone(ticket.ai, ticket.bi)
+        elif searches is None:
             found = shortest_path(graph, zero, ticket.ai, ticket.bi)
         else:
             key = (t, frozenset(chosen))
