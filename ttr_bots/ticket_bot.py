@@ -835,15 +835,16 @@ class TicketBot:
                 sets.union(board.routes[r].ai, board.routes[r].bi)
         open_tickets = [board.tickets[t] for t in seen.tickets if not sets.connected(board.tickets[t].ai, board.tickets[t].bi)]
 
-        completed: dict[tuple[int, int], int] = {}  # by the two cities joined: many payments per route
+        # a join completes the open tickets whose two cities' networks it joins: their points by
+        # those two networks (each named by its root)
+        find = sets.find
+        by_roots: dict[tuple[int, int], int] = {}
+        for t in open_tickets:
+            roots = _pair(find(t.ai), find(t.bi))
+            by_roots[roots] = by_roots.get(roots, 0) + 2 * t.points
 
         def completes(join: tuple[int, int]) -> int:
-            if join not in completed:
-                trial = DisjointSets(len(board.cities))
-                trial.parent = list(sets.parent)
-                trial.union(*join)
-                completed[join] = sum(2 * t.points for t in open_tickets if trial.connected(t.ai, t.bi))
-            return completed[join]
+            return by_roots.get(_pair(find(join[0]), find(join[1])), 0) if by_roots else 0
 
         best: tuple[float, str, Action] | None = None
         for c in claims:
