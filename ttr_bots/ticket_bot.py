@@ -527,6 +527,7 @@ class TicketBot:
         self._owner: dict[int, int] = {}
         self._owner_version = 0
         self._moved: set[int] = set()  # routes whose owner changed since the plan was last checked
+        self._routes_seen: list[list[int]] | None = None  # each player's routes, as last seen
         self._free: FreePlanned | None = None  # the plan's free routes, until they change
         self._needs: tuple | None = None  # (free routes, hand, the colour needs they make)
         # claims built from the hand (Claims.of_routes), until a variant's rules refuse one
@@ -567,15 +568,19 @@ class TicketBot:
         stations = game.view(seat)["rules"]["stations"] if self._shows_stations else ()
         owners = game.state.owner
         if owners != self._owners:
-            self._see_owners(owners)
+            self._see_owners(owners, game.state.players)
         return read_game(game, seat, self._owner, stations)
 
-    def _see_owners(self, owners: Sequence[int]) -> None:
+    def _see_owners(self, owners: Sequence[int], players: Sequence[Any]) -> None:
         """Take the routes' owners (by route index, -1 for free): the routes claimed or released
         (a controller's dismantling, R-CTL-2) since last seen join ``_moved``, and
-        ``_owner_version`` changes."""
-        before = self._owners or [-1] * len(owners)
-        changed = list(compress(range(len(owners)), map(ne, before, owners)))
+        ``_owner_version`` changes. ``players``: the players' states, whose public lists of routes
+        tell the routes claimed since without comparing every route's owner."""
+        changed = self._claimed_since(owners, players)
+        if changed is None:
+            before = self._owners or [-1] * len(owners)
+            changed = list(compress(range(len(owners)), map(ne, before, owners)))
+        self._routes_seen = [list(p.routes) for p in players]
         owner = dict(self._owner)  # a new dict: the seen of earlier decisions keep theirs
         for r in changed:
             if owners[r] >= 0:
@@ -585,6 +590,28 @@ class TicketBot:
         self._moved.update(changed)
         self._owners, self._owner = list(owners), owner
         self._owner_version += 1
+
+    def _claimed_since(self, owners: Sequence[int], players: Sequence[Any]) -> list[int] | None:
+        """The routes claimed since the owners were last seen, where each player's list of routes
+        only grew at its end (each route claimed is in its owner's list, R-ROUTE-5); None if a
+        route was released, or the lists were not seen."""
+        seen = self._routes_seen
+        if seen is None or len(seen) != len(players):
+            return None
+        claimed = []
+        for s, (player, before) in enumerate(zip(players, seen)):
+            routes, n = player.routes, len(before)
+            if len(routes) == n:
+                if routes != before:
+                    return None
+            elif len(routes) < n or routes[:n] != before:
+                return None
+            else:
+                for r in routes[n:]:
+                    if owners[r] != s:
+                        return None
+                    claimed.append(r)
+        return claimed
 
     # --- pending decisions ------------------------------------------------------------------
 
