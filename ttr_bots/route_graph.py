@@ -127,9 +127,9 @@ def _path(forward: dict[int, int | None], backward: dict[int, int | None], meet:
 class BoardIndex:
     """A board's routes looked up by cities: ``between[(u, v)]`` (``u < v``) the routes joining
     two cities, ``pair_of[route id]`` and ``pair_at[route index]`` the cities a route joins,
-    ``at[city]`` the routes of a city."""
+    ``at[city]`` the routes of a city, ``edges`` every route as ``(index, city, city, length)``."""
 
-    __slots__ = ("board", "between", "pair_of", "pair_at", "at")
+    __slots__ = ("board", "between", "pair_of", "pair_at", "at", "edges")
 
     def __init__(self, board: Board):
         self.board = board
@@ -144,6 +144,7 @@ class BoardIndex:
         self.pair_of: dict[str, tuple[int, int]] = {r.id: pair(r.ai, r.bi) for r in board.routes}
         self.pair_at: tuple[tuple[int, int], ...] = tuple(pair(r.ai, r.bi) for r in board.routes)
         self.at: tuple[tuple[Route, ...], ...] = tuple(tuple(rs) for rs in at)
+        self.edges: tuple[tuple[int, int, int, int], ...] = tuple((r.index, r.ai, r.bi, r.length) for r in board.routes)
 
 
 _INDEXES: dict[int, BoardIndex] = {}

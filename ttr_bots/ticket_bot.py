@@ -344,17 +344,19 @@ def build_graph(board: Board, seen: Seen, blocked: frozenset[int] | set[int]) ->
     g = RouteGraph(len(board.cities))
     adj = g.adj
     owner, seat, trains = seen.owner, seen.seat, seen.trains
-    for r in board.routes:
-        who = owner.get(r.index, -1)
+    for index, a, b, length in board_index(board).edges:  # (``g.set_edge``, written out)
+        who = owner.get(index, -1)
         if who == seat:
             w = 0
-        elif who >= 0 or r.index in blocked or r.length > trains:
+        elif who >= 0 or index in blocked or length > trains:
             continue
         else:
-            w = r.length
-        now = adj[r.ai].get(r.bi)
+            w = length
+        near = adj[a]
+        now = near.get(b)
         if now is None or w < now:
-            g.set_edge(r.ai, r.bi, w)
+            near[b] = w
+            adj[b][a] = w
     # A station of the seat's already borrows an adjacent route of another player (R-STA-3):
     # count those as joined, so that a ticket the station saves is seen as done.
     at = board_index(board).at
