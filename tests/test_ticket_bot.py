@@ -367,6 +367,63 @@ def test_each_kind_listed_alone_is_that_kind_of_the_legal_actions(variant_id):
     assert turns > 50 and decisions > 20
 
 
+@pytest.mark.parametrize("variant_id", ["usa", "europe", "ussr"])
+def test_reading_the_game_reads_what_the_view_shows(variant_id):
+    import attrs
+
+    from ttr_bots.ticket_bot import read_game, read_view
+
+    game = Game(variant.load(variant_id), ["P1", "P2", "P3", "P4"], 6)
+    players = [TicketBot(6, i) for i in range(4)]
+    compared = 0
+    while not game.over:
+        seat = game.to_act()[0]
+        view = game.view(seat)
+        from_view = read_view(view, game.board)
+        stations = view["rules"].get("stations") or ()
+        from_game = read_game(game, seat, dict(from_view.owner), stations)
+        assert attrs.asdict(from_game, recurse=False) == attrs.asdict(from_view, recurse=False)
+        compared += 1
+        game.apply(seat, players[seat].choose(game, seat))
+    assert compared > 100
+
+
+@pytest.mark.parametrize("variant_id", ["usa", "wor"])
+def test_the_tickets_kept_are_the_best_offer_planned_in_full(variant_id):
+    # keeping tickets stops planning offers that cannot beat the best one found: the same choice
+    # as planning every offer and taking the first of the best
+    from ttr_bots.ticket_bot import _time_budget, plan_tickets
+
+    class Checked(TicketBot):
+        kept = 0
+
+        def keep_tickets(self, board, seen, offers):
+            chosen = super().keep_tickets(board, seen, offers)
+            graph = self._graph_for(board, seen)
+            budget = min(seen.trains * (1 - self.reserve), _time_budget(seen))
+
+            def value(offer):
+                kept = tuple(board.ticket_index[t] for t in offer.tickets)
+                plan = plan_tickets(board, graph, seen, seen.tickets + kept, budget)
+                pts = board.tickets
+                gain = sum(pts[t].points for t in (*plan.done, *plan.planned))
+                loss = sum(pts[t].points for t in plan.dropped)
+                return (gain - loss - 0.25 * plan.cost, -len(kept))
+
+            assert chosen is max(offers, key=value)
+            Checked.kept += 1
+            return chosen
+
+    rs = variant.load(variant_id)
+    for seed in range(3):
+        game = Game(rs, ["P1", "P2", "P3", "P4"], seed)
+        players = [Checked(seed, i) for i in range(4)]
+        while not game.over:
+            seat = game.to_act()[0]
+            game.apply(seat, players[seat].choose(game, seat))
+    assert Checked.kept > 12
+
+
 @pytest.mark.parametrize(("variant_id", "players"), [("usa", 2), ("wor", 3), ("wor-europe", 4), ("europe", 2), ("ussr", 4)])
 def test_the_claims_of_a_few_routes_are_those_the_whole_listing_has(variant_id, players):
     # the bot builds the claims of its planned routes from its hand instead of listing every claim

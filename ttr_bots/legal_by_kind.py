@@ -36,6 +36,10 @@ class Listing(Sequence):
     def __len__(self) -> int:
         return len(self.items())
 
+    def __bool__(self) -> bool:
+        items = self._items
+        return bool(items if items is not None else self.items())
+
     def __iter__(self) -> Iterator[Action]:
         return iter(self.items())
 
@@ -60,6 +64,10 @@ def _handlers(registry: Any, kinds: tuple[str, ...] | None) -> dict[str, Any]:
         if len(_HANDLERS) > 64:
             _HANDLERS.pop(next(iter(_HANDLERS)))
     return got[1]
+
+
+#: the listing of a kind that no rule offers now (shared: nobody changes a listing's actions)
+_NOTHING = Listing(None, ())
 
 
 class LegalByKind:
@@ -92,7 +100,7 @@ class LegalByKind:
         listing = self._kinds.get(kind)
         if listing is None:
             if self._handlers is not None and kind not in self._handlers:
-                listing = Listing(None, [])  # no rule of this ruleset offers it now
+                listing = _NOTHING  # no rule of this ruleset offers it now
             else:
                 listing = Listing(partial(_list, self.game, self.seat, self._handlers, self.everything, kind))
             self._kinds[kind] = listing

@@ -21,16 +21,29 @@ class RouteGraph:
 
     ``adj[u][v]`` is the weight of the edge between ``u`` and ``v``."""
 
-    __slots__ = ("adj", "station")
+    __slots__ = ("adj", "station", "_alone")
 
     def __init__(self, cities: int):
         self.adj: list[dict[int, int]] = [{} for _ in range(cities)]
         self.station: set[tuple[int, int]] = set()
+        self._alone: dict[tuple[int, int], tuple[int, list[int]] | None] = {}
 
     def set_edge(self, u: int, v: int, weight: int) -> None:
         """Add the edge, or give an existing one this weight (it keeps its place among the neighbours)."""
         self.adj[u][v] = weight
         self.adj[v][u] = weight
+        if self._alone:
+            self._alone.clear()
+
+    def path_alone(self, source: int, target: int) -> tuple[int, list[int]] | None:
+        """``shortest_path`` with no edge chosen yet, kept while the graph stands (a graph shared by
+        many plans, such as a board's before anyone claims, is searched for the same tickets again
+        and again)."""
+        key = (source, target)
+        found = self._alone.get(key, False)
+        if found is False:
+            found = self._alone[key] = shortest_path(self, [_NO_CITIES] * len(self.adj), source, target)
+        return found
 
     def has_edge(self, u: int, v: int) -> bool:
         return v in self.adj[u]
@@ -49,6 +62,9 @@ class RouteGraph:
                     adj[v][u] = w
         twin.station = set(self.station)
         return twin
+
+
+_NO_CITIES: frozenset[int] = frozenset()
 
 
 def shortest_path(graph: RouteGraph, zero: list[set[int]], source: int, target: int) -> tuple[int, list[int]] | None:
@@ -111,9 +127,9 @@ def _path(forward: dict[int, int | None], backward: dict[int, int | None], meet:
 class BoardIndex:
     """A board's routes looked up by cities: ``between[(u, v)]`` (``u < v``) the routes joining
     two cities, ``pair_of[route id]`` and ``pair_at[route index]`` the cities a route joins,
-    ``at[city]`` the routes of a city."""
+    ``at[city]`` the routes of a city, ``edges`` every route as ``(index, city, city, length)``."""
 
-    __slots__ = ("board", "between", "pair_of", "pair_at", "at")
+    __slots__ = ("board", "between", "pair_of", "pair_at", "at", "edges")
 
     def __init__(self, board: Board):
         self.board = board
@@ -128,6 +144,7 @@ class BoardIndex:
         self.pair_of: dict[str, tuple[int, int]] = {r.id: pair(r.ai, r.bi) for r in board.routes}
         self.pair_at: tuple[tuple[int, int], ...] = tuple(pair(r.ai, r.bi) for r in board.routes)
         self.at: tuple[tuple[Route, ...], ...] = tuple(tuple(rs) for rs in at)
+        self.edges: tuple[tuple[int, int, int, int], ...] = tuple((r.index, r.ai, r.bi, r.length) for r in board.routes)
 
 
 _INDEXES: dict[int, BoardIndex] = {}

@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence, Sized
 from itertools import compress
-from operator import ne
+from operator import ne, sub
 from typing import Any
 
 import attrs
@@ -64,9 +64,11 @@ CARDS_PER_TURN = 1.2
 # --- what the seat knows ---------------------------------------------------------------------
 
 
-@attrs.frozen
+@attrs.define(eq=False)
 class Seen:
-    """What a seat knows at its turn, read from its view only."""
+    """What a seat knows at its turn, read from its view only. Nothing changes it once read (not
+    frozen: one is read at every decision of every bot, and a frozen class's construction costs
+    several times a plain one's)."""
 
     seat: int
     owner: Mapping[int, int]  # route index -> owning seat
@@ -80,7 +82,8 @@ class Seen:
     min_other_trains: int
     tickets_left: int
     decision: Mapping[str, Any] | None
-    open_row: tuple[str | None, ...] = ()
+    open_row: tuple[str | None, ...]
+    most_of_a_color: int  # the most cards of one colour in hand (what pays a grey route)
 
     def cards(self, name: str) -> int:
         return self.hand.get(name, 0)
@@ -109,6 +112,7 @@ def read_view(view: Mapping[str, Any], board: Board, owner: Mapping[int, int] | 
         tickets_left=view["tickets_left"],
         decision=players[seat]["decision"],
         open_row=tuple(view["open_row"]),
+        most_of_a_color=max([you["hand"].get(c, 0) for c in COLORS]),
     )
 
 
@@ -124,25 +128,63 @@ def read_game(game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapp
     route owners by route index; ``stations``: the view's ``rules.stations``, if the variant has
     stations."""
     st = game.state
-    players, names = st.players, game.cards.names
+    players, cards = st.players, game.cards
     me = players[seat]
+    hand = me.hand
     mine = stations[seat] if seat < len(stations) else _NO_STATIONS
-    others = [p.trains for i, p in enumerate(players) if i != seat and not p.resigned]
     return Seen(
-        seat=seat,
-        owner=owner,
-        hand=game.cards.counts_by_name(me.hand),  # a new dict: nobody else holds it
-        tickets=tuple(me.tickets),
-        trains=me.trains,
-        stations_left=mine["left"],
-        my_stations=tuple(mine["cities"]),
-        station_cities=frozenset([c for s in stations for c in s["cities"]]) if stations else _NO_CITIES,
-        final_round=st.final_round is not None,
-        min_other_trains=min(others) if others else 99,
-        tickets_left=len(st.ticket_deck),
-        decision=None if me.decision is None else me.decision.private(),
-        open_row=tuple([names[c] if c >= 0 else None for c in st.open_row]),
+        seat,
+        owner,
+        cards.counts_by_name(hand),  # a new dict: nobody else holds it
+        tuple(me.tickets),
+        me.trains,
+        mine["left"],
+        tuple(mine["cities"]),
+        frozenset([c for s in stations for c in s["cities"]]) if stations else _NO_CITIES,
+        st.final_round is not None,
+        _fewest_trains(players, me),
+        len(st.ticket_deck),
+        None if me.decision is None else _private(me.decision),
+        tuple(map(_names_or_none(cards.names).__getitem__, st.open_row)),  # -1, an empty slot: None
+        max(hand[:len(COLORS)]),  # card ids: the colours first
     )
+
+
+def _fewest_trains(players, me) -> int:
+    """The fewest trains of the other players still in the game (99 if none)."""
+    fewest = None
+    for p in players:
+        if p is not me and not p.resigned and (fewest is None or p.trains < fewest):
+            fewest = p.trains
+    return 99 if fewest is None else fewest
+
+
+#: the last decision read and what its player sees of it, replaced at once (threads may share it)
+_last_private: tuple[Any, Mapping[str, Any] | None] = (None, None)
+
+
+def _private(decision) -> Mapping[str, Any]:
+    """``decision.private()``: decisions are frozen, and the same one (the second card's) is read
+    again and again."""
+    global _last_private
+    last = _last_private
+    if last[0] is not decision:
+        last = _last_private = (decision, decision.private())
+    return last[1]
+
+
+#: the card names last read, and the same with None last (replaced at once, as ``_last_private``)
+_last_names: tuple[tuple[str, ...], tuple[str | None, ...]] = ((), (None,))
+
+
+def _names_or_none(names: tuple[str, ...]) -> tuple[str | None, ...]:
+    """The card names by id, and None last: what index -1 (an empty slot) reads. A ruleset's
+    games share their names (by identity, else compared)."""
+    global _last_names
+    last = _last_names
+    if last[0] is not names and last[0] != names:
+        last = _last_names = (names, (*names, None))
+    return last[1]
 
 
 # --- claims ----------------------------------------------------------------------------------
@@ -182,17 +224,37 @@ class Claims(Listing):
         closed = self._closed
         claim = game.registry.action_class("claim-route")
         locos = hand.get(LOCOMOTIVE, 0)
+        held_colors = [(c, n) for c, n in zip(COLORS, map(hand.get, COLORS)) if n]
         out = []
-        for r in sorted(routes, key=lambda r: r.index):  # in the listing's order: by route, then colour
-            if r.index in closed or r.length > trains:
+        for r in sorted(routes, key=_by_index):  # in the listing's order: by route, then colour
+            length = r.length
+            if r.index in closed or length > trains:
                 continue
-            for color in COLORS if r.color == GRAY else (r.color,):
-                held = hand.get(color, 0)
-                if held and held + locos >= r.length:
-                    out.append(claim(route=r.id, color=color, locomotives=max(0, r.length - held)))
-            if locos >= r.length:
-                out.append(claim(route=r.id, locomotives=r.length))
+            for color, held in held_colors if r.color == GRAY else ((r.color, hand.get(r.color, 0)),):
+                if held and held + locos >= length:
+                    out.append(_claim(claim, r.id, color, length - held if length > held else 0))
+            if locos >= length:
+                out.append(_claim(claim, r.id, None, length))
         return out
+
+
+#: claims built, by class, route, colour and locomotives: actions are immutable values, and the
+#: same payments come back turn after turn
+_CLAIMS: dict[tuple, Action] = {}
+
+
+def _claim(cls: type[Action], route: str, color: str | None, locomotives: int) -> Action:
+    key = (cls, route, color, locomotives)
+    action = _CLAIMS.get(key)
+    if action is None:
+        if len(_CLAIMS) >= 20_000:
+            _CLAIMS.clear()
+        action = _CLAIMS[key] = cls(route=route, color=color, locomotives=locomotives)
+    return action
+
+
+def _by_index(route: Route) -> int:
+    return route.index
 
 
 def _accepted(game, seat: int, action: Action) -> bool:
@@ -246,11 +308,29 @@ class FreePlanned:
     @classmethod
     def of(cls, board: Board, seen: Seen, plan: Plan) -> FreePlanned:
         between, owner = board_index(board).between, seen.owner
-        groups = [g for g in ([r for r in between[p] if r.index not in owner] for p in sorted(plan.pairs)) if g]
-        routes = [r for g in groups for r in g]
-        beside = [r for r in routes if r.parallel and any(p in owner for p in r.parallel)]
-        fixed = _fixed_needs([(i, g[0]) for i, g in enumerate(groups) if len(g) == 1])
-        return cls(plan, groups, routes, beside, fixed, [(i, g) for i, g in enumerate(groups) if len(g) > 1])
+        taken = owner.keys()
+        groups: list[list[Route]] = []
+        routes: list[Route] = []
+        beside: list[Route] = []
+        single: list[tuple[int, Route]] = []  # a connection's one free route counts whatever the hand,
+        choices: list[tuple[int, list[Route]]] = []  # and so does the first of parallel grey ones
+        for p in sorted(plan.pairs):
+            g = [r for r in between[p] if r.index not in owner]
+            if not g:
+                continue
+            i = len(groups)
+            groups.append(g)
+            routes += g
+            for r in g:
+                if r.parallel and not taken.isdisjoint(r.parallel):
+                    beside.append(r)
+            if len(g) == 1:
+                single.append((i, g[0]))
+            elif all(r.color == GRAY for r in g):
+                single.append((i, min(g, key=_by_index)))  # (the hand pays them alike: the first counts)
+            else:
+                choices.append((i, g))
+        return cls(plan, groups, routes, beside, _fixed_needs(single), choices)
 
 
 #: Searches already made within one decision, by (ticket, the pairs chosen before it): the
@@ -264,17 +344,19 @@ def build_graph(board: Board, seen: Seen, blocked: frozenset[int] | set[int]) ->
     g = RouteGraph(len(board.cities))
     adj = g.adj
     owner, seat, trains = seen.owner, seen.seat, seen.trains
-    for r in board.routes:
-        who = owner.get(r.index, -1)
+    for index, a, b, length in board_index(board).edges:  # (``g.set_edge``, written out)
+        who = owner.get(index, -1)
         if who == seat:
             w = 0
-        elif who >= 0 or r.index in blocked or r.length > trains:
+        elif who >= 0 or index in blocked or length > trains:
             continue
         else:
-            w = r.length
-        now = adj[r.ai].get(r.bi)
+            w = length
+        near = adj[a]
+        now = near.get(b)
         if now is None or w < now:
-            g.set_edge(r.ai, r.bi, w)
+            near[b] = w
+            adj[b][a] = w
     # A station of the seat's already borrows an adjacent route of another player (R-STA-3):
     # count those as joined, so that a ticket the station saves is seen as done.
     at = board_index(board).at
@@ -283,6 +365,23 @@ def build_graph(board: Board, seen: Seen, blocked: frozenset[int] | set[int]) ->
             if owner.get(r.index, seat) != seat:
                 g.set_edge(r.ai, r.bi, 0)
     return g
+
+
+#: the graphs of boards nobody has claimed on yet, by board and trains: every seat of every game
+#: plans its first tickets on the same one (graphs are never changed once built)
+_OPENING_GRAPHS: dict[tuple[int, int], tuple[Board, RouteGraph]] = {}
+
+
+def _opening_graph(board: Board, seen: Seen) -> RouteGraph:
+    """``build_graph`` for a seat that owns, and is blocked from, nothing, on a board with no route
+    taken, kept by board identity (as ``board_index``)."""
+    key = (id(board), seen.trains)
+    got = _OPENING_GRAPHS.get(key)
+    if got is None or got[0] is not board:
+        got = _OPENING_GRAPHS[key] = (board, build_graph(board, seen, frozenset()))
+        if len(_OPENING_GRAPHS) > 32:
+            _OPENING_GRAPHS.pop(next(iter(_OPENING_GRAPHS)))
+    return got[1]
 
 
 def plan_tickets(
@@ -298,7 +397,9 @@ def plan_tickets(
     cost, done, planned, dropped = 0, [], [], []
     for t in sorted(tickets, key=lambda t: (-board.tickets[t].points, t)):
         ticket = board.tickets[t]
-        if searches is None:
+        if not chosen:
+            found = graph.path_alone(ticket.ai, ticket.bi)
+        elif searches is None:
             found = shortest_path(graph, zero, ticket.ai, ticket.bi)
         else:
             key = (t, frozenset(chosen))
@@ -415,6 +516,7 @@ class TicketBot:
         self.seat = seat
         self._plan_key: tuple | None = None
         self._plan: Plan | None = None
+        self._plan_seen: tuple[Seen | None, int] = (None, 0)  # what the plan was last asked for with
         self._checked: tuple | None = None  # what the plan was last found valid against
         self._graph: RouteGraph | None = None
         self._graph_key: tuple | None = None
@@ -427,6 +529,7 @@ class TicketBot:
         self._owner: dict[int, int] = {}
         self._owner_version = 0
         self._moved: set[int] = set()  # routes whose owner changed since the plan was last checked
+        self._routes_seen: list[list[int]] | None = None  # each player's routes, as last seen
         self._free: FreePlanned | None = None  # the plan's free routes, until they change
         self._needs: tuple | None = None  # (free routes, hand, the colour needs they make)
         # claims built from the hand (Claims.of_routes), until a variant's rules refuse one
@@ -467,15 +570,19 @@ class TicketBot:
         stations = game.view(seat)["rules"]["stations"] if self._shows_stations else ()
         owners = game.state.owner
         if owners != self._owners:
-            self._see_owners(owners)
+            self._see_owners(owners, game.state.players)
         return read_game(game, seat, self._owner, stations)
 
-    def _see_owners(self, owners: Sequence[int]) -> None:
+    def _see_owners(self, owners: Sequence[int], players: Sequence[Any]) -> None:
         """Take the routes' owners (by route index, -1 for free): the routes claimed or released
         (a controller's dismantling, R-CTL-2) since last seen join ``_moved``, and
-        ``_owner_version`` changes."""
-        before = self._owners or [-1] * len(owners)
-        changed = list(compress(range(len(owners)), map(ne, before, owners)))
+        ``_owner_version`` changes. ``players``: the players' states, whose public lists of routes
+        tell the routes claimed since without comparing every route's owner."""
+        changed = self._claimed_since(owners, players)
+        if changed is None:
+            before = self._owners or [-1] * len(owners)
+            changed = list(compress(range(len(owners)), map(ne, before, owners)))
+        self._routes_seen = [list(p.routes) for p in players]
         owner = dict(self._owner)  # a new dict: the seen of earlier decisions keep theirs
         for r in changed:
             if owners[r] >= 0:
@@ -485,6 +592,28 @@ class TicketBot:
         self._moved.update(changed)
         self._owners, self._owner = list(owners), owner
         self._owner_version += 1
+
+    def _claimed_since(self, owners: Sequence[int], players: Sequence[Any]) -> list[int] | None:
+        """The routes claimed since the owners were last seen, where each player's list of routes
+        only grew at its end (each route claimed is in its owner's list, R-ROUTE-5); None if a
+        route was released, or the lists were not seen."""
+        seen = self._routes_seen
+        if seen is None or len(seen) != len(players):
+            return None
+        claimed = []
+        for s, (player, before) in enumerate(zip(players, seen)):
+            routes, n = player.routes, len(before)
+            if len(routes) == n:
+                if routes != before:
+                    return None
+            elif len(routes) < n or routes[:n] != before:
+                return None
+            else:
+                for r in routes[n:]:
+                    if owners[r] != s:
+                        return None
+                    claimed.append(r)
+        return claimed
 
     # --- pending decisions ------------------------------------------------------------------
 
@@ -503,20 +632,32 @@ class TicketBot:
         return self.rng.choice(legal)  # a decision of a rule this bot does not know
 
     def keep_tickets(self, board, seen, offers: list[Action]) -> Action:
-        """The offer whose tickets, planned with those held, score best within the budget."""
+        """The offer whose tickets, planned with those held, score best within the budget: the
+        first of the best, as ``max(offers, key=...)`` would choose."""
         graph = self._graph_for(board, seen)
         budget = min(seen.trains * (1 - self.reserve), _time_budget(seen))
         searches = self._searches_on(graph)
-
-        def value(offer: Action) -> tuple:
-            kept = tuple(board.ticket_index[t] for t in offer.tickets)
+        pts = board.tickets
+        held = sum([pts[t].points for t in seen.tickets])
+        # An offer scores at most the points of all its tickets and those held (all done, no
+        # trains spent): planned from the highest such bound down, the offers that could not
+        # beat (or, earlier in the list, tie) the best found are not planned at all.
+        bounded = []
+        for i, offer in enumerate(offers):
+            kept = tuple([board.ticket_index[t] for t in offer.tickets])
+            bounded.append(((held + sum([pts[t].points for t in kept]), -len(kept)), -i, kept))
+        bounded.sort(reverse=True)
+        best: tuple | None = None  # ((value, -tickets kept), -place)
+        for bound, place, kept in bounded:
+            if best is not None and bound < best[0]:
+                break
             plan = plan_tickets(board, graph, seen, seen.tickets + kept, budget, searches)
-            pts = board.tickets
-            gain = sum(pts[t].points for t in (*plan.done, *plan.planned))
-            loss = sum(pts[t].points for t in plan.dropped)
-            return (gain - loss - 0.25 * plan.cost, -len(kept))
-
-        return max(offers, key=value)
+            gain = sum([pts[t].points for t in (*plan.done, *plan.planned)])
+            loss = sum([pts[t].points for t in plan.dropped])
+            scored = ((gain - loss - 0.25 * plan.cost, -len(kept)), place)
+            if best is None or scored > best:
+                best = scored
+        return offers[-best[1]]
 
     # --- a turn -----------------------------------------------------------------------------
 
@@ -562,7 +703,10 @@ class TicketBot:
         # blocked routes are only ever added: their number tells whether they changed
         key = (self._owner_version, seen.trains, len(self._blocked), seen.my_stations)
         if key != self._graph_key:
-            self._graph = build_graph(board, seen, self._blocked)
+            if seen.owner or self._blocked or seen.my_stations:
+                self._graph = build_graph(board, seen, self._blocked)
+            else:
+                self._graph = _opening_graph(board, seen)
             self._graph_key = key
         return self._graph
 
@@ -584,16 +728,27 @@ class TicketBot:
         routes, or a planned connection that nobody can build any more. Routes taken elsewhere
         only make other paths longer, so a plan whose connections are all still free stays a
         shortest one: most turns then cost no search at all."""
-        key = (seen.tickets, len(self._blocked), seen.my_stations, seen.stations_left)
+        blocked = len(self._blocked)
+        if self._plan_seen[0] is seen and self._plan_seen[1] == blocked:
+            return self._plan  # asked again within one decision (choosing, then drawing a card)
+        plan = self._plan_holding(board, seen, blocked)
+        self._plan_seen = (seen, blocked)
+        return plan
+
+    def _plan_holding(self, board, seen, blocked: int) -> Plan:
+        key = (seen.tickets, blocked, seen.my_stations, seen.stations_left)
         if self._plan is not None and key == self._plan_key:
             # valid when last checked, valid still while no route of its connections changed hands
             against = (seen.trains, seen.station_cities)
             checked = self._checked
             if checked is not None and checked[0] is self._plan and checked[1] == against and not self._touches(board, self._plan):
+                self._moved.clear()  # none of them touches the plan: they never will
                 return self._plan
+            touched = self._touches(board, self._plan)
             kept = _still_valid(board, seen, self._plan, self._blocked)
             self._moved.clear()
-            self._free = None
+            if touched or kept is not self._plan:
+                self._free = None  # (the free routes of the same connections are the same)
             if kept is not None:
                 self._plan = kept
                 self._checked = (kept, against)
@@ -607,8 +762,11 @@ class TicketBot:
         """Whether a route that changed hands since the last check joins two cities of ``plan``."""
         if not self._moved:
             return False
-        pair_at = board_index(board).pair_at
-        return any(pair_at[r] in plan.pairs for r in self._moved)
+        pair_at, pairs = board_index(board).pair_at, plan.pairs
+        for r in self._moved:
+            if pair_at[r] in pairs:
+                return True
+        return False
 
     def _free_planned(self, board, seen, plan: Plan) -> FreePlanned:
         """The free routes of ``plan``'s connections, worked out again when the plan changed or a
@@ -654,7 +812,6 @@ class TicketBot:
         planned = claims_of(claims, payable)
         if not planned:
             return None
-        needs = self._color_needs(board, seen, plan)
 
         def ok(c: Action) -> bool:
             route = board.routes[board.route_index[c.route]]
@@ -662,9 +819,13 @@ class TicketBot:
             # there is nothing else to do
             return not route.tunnel or not can_draw or _spare(seen, route, c) >= 1
 
-        planned = [c for c in planned if ok(c)]
-        if not planned:
-            return None
+        if any(r.tunnel for r in payable):
+            planned = [c for c in planned if ok(c)]
+            if not planned:
+                return None
+        if len(planned) == 1:
+            return planned[0]  # (the colour needs weigh payments against each other only)
+        needs = self._color_needs(board, seen, plan)
         return min(planned, key=lambda c: (-board.routes[board.route_index[c.route]].length, _pay_cost(board, c, needs), c.route, c.color or ""))
 
     def _controller_claim(self, board, plan: Plan, plays: list[Action]) -> Action | None:
@@ -680,10 +841,19 @@ class TicketBot:
 
     def _claim_for_points(self, board, seen, claims: list[Action]) -> Action | None:
         """With the tickets done: the longest route, to score and to end the game while ahead."""
-        if not claims:
-            return None
-        return max(claims, key=lambda c: (board.routes[board.route_index[c.route]].length, -c.locomotives, -c.triples,
-                                          c.route, c.color or ""))
+        def key(c: Action) -> tuple:
+            return board.routes[board.route_index[c.route]].length, -c.locomotives, -c.triples, c.route, c.color or ""
+
+        if not isinstance(claims, Claims):
+            return max(claims, key=key) if claims else None
+        # the longest routes the hand may pay first (no other route has a claim, ``may_pay``):
+        # the claims of the longest of them that has some are the ones the whole listing's best is among
+        payable = may_pay(seen, [r for r in board.routes if r.index not in seen.owner])
+        for length in sorted({r.length for r in payable}, reverse=True):
+            longest = claims.of_routes([r for r in payable if r.length == length])
+            if longest:
+                return max(longest, key=key)
+        return None
 
     def _last_turn(self, board, seen, claims: list[Action], builds: list[Action]) -> Action | None:
         """The last turn: the claim or station worth most points now (route points, plus twice
@@ -694,15 +864,16 @@ class TicketBot:
                 sets.union(board.routes[r].ai, board.routes[r].bi)
         open_tickets = [board.tickets[t] for t in seen.tickets if not sets.connected(board.tickets[t].ai, board.tickets[t].bi)]
 
-        completed: dict[tuple[int, int], int] = {}  # by the two cities joined: many payments per route
+        # a join completes the open tickets whose two cities' networks it joins: their points by
+        # those two networks (each named by its root)
+        find = sets.find
+        by_roots: dict[tuple[int, int], int] = {}
+        for t in open_tickets:
+            roots = _pair(find(t.ai), find(t.bi))
+            by_roots[roots] = by_roots.get(roots, 0) + 2 * t.points
 
         def completes(join: tuple[int, int]) -> int:
-            if join not in completed:
-                trial = DisjointSets(len(board.cities))
-                trial.parent = list(sets.parent)
-                trial.union(*join)
-                completed[join] = sum(2 * t.points for t in open_tickets if trial.connected(t.ai, t.bi))
-            return completed[join]
+            return by_roots.get(_pair(find(join[0]), find(join[1])), 0) if by_roots else 0
 
         best: tuple[float, str, Action] | None = None
         for c in claims:
@@ -722,18 +893,23 @@ class TicketBot:
     def draw_cards(self, board, seen, draws: list[Action], second: bool) -> Action:
         needs = self._color_needs(board, seen, self._cached_plan(board, seen))
         hand = seen.hand
-        wanted = {c: n - hand.get(c, 0) for c, n in needs.items() if c != LOCOMOTIVE and n > hand.get(c, 0)}
+        wanted = {}  # the colours the plan lacks, and how many of each
+        for c, n in needs.items():
+            if c != LOCOMOTIVE:
+                short = n - hand.get(c, 0)
+                if short > 0:
+                    wanted[c] = short
         row = dict(enumerate(seen.open_row))
-        best = None
-        for d in draws:
-            if d.slot is None:
-                continue
-            card = row.get(d.slot)
-            if card in wanted:
-                key = (wanted[card], -d.slot)
-                best = (key, d) if best is None or key > best[0] else best
-        if best is not None:
-            return best[1]
+        if wanted:
+            best = None  # the open card most lacking, then the first
+            for d in draws:
+                slot = d.slot
+                if slot is not None:
+                    short = wanted.get(row.get(slot))
+                    if short is not None and (best is None or short > most or (short == most and slot < best.slot)):
+                        best, most = d, short
+            if best is not None:
+                return best
         loco_short = needs.get(LOCOMOTIVE, 0) - seen.cards(LOCOMOTIVE)
         if not second and loco_short > 0:
             for d in draws:
@@ -767,7 +943,7 @@ def may_pay(seen: Seen, routes: Iterable[Route]) -> list[Route]:
     lists its legal claims only when some route passes."""
     hand, trains = seen.hand, seen.trains
     locos = hand.get(LOCOMOTIVE, 0)
-    most = max([hand.get(c, 0) for c in COLORS]) + locos
+    most = seen.most_of_a_color + locos
     return [r for r in routes if r.length <= trains and r.length <= (most if r.color == GRAY else hand.get(r.color, 0) + locos)]
 
 
@@ -810,7 +986,7 @@ def _still_valid(board: Board, seen: Seen, plan: Plan, blocked: set[int]) -> Pla
         return None
     if len(pairs) == len(plan.pairs):
         return plan
-    return attrs.evolve(plan, pairs=frozenset(pairs), cost=cost)
+    return Plan(frozenset(pairs), plan.stations, cost, plan.done, plan.planned, plan.dropped)
 
 
 def _could_pay(route: Route, seen: Seen) -> bool:
@@ -818,8 +994,8 @@ def _could_pay(route: Route, seen: Seen) -> bool:
     locos = hand.get(LOCOMOTIVE, 0)
     if locos < route.ferry:
         return False
-    colors = COLORS if route.color == GRAY else (route.color,)
-    return max([hand.get(c, 0) for c in colors]) + locos >= route.length
+    held = seen.most_of_a_color if route.color == GRAY else hand.get(route.color, 0)
+    return held + locos >= route.length
 
 
 def _color_needs(seen: Seen, free: FreePlanned) -> dict[str, int]:
@@ -830,13 +1006,18 @@ def _color_needs(seen: Seen, free: FreePlanned) -> dict[str, int]:
     needs, grey = free.fixed_needs
     needs = dict(needs)
     if free.choices:
-        most = max([hand.get(c, 0) for c in COLORS])
-        chosen = [
-            (i, max(group, key=lambda r: (most if r.color == GRAY else hand.get(r.color, 0), -r.index)))
-            for i, group in free.choices
-        ]
+        most = seen.most_of_a_color
+        chosen = []
+        for i, group in free.choices:
+            best = None  # the most cards of its colour, then the first
+            for r in group:
+                held = most if r.color == GRAY else hand.get(r.color, 0)
+                if best is None or held > best_held or (held == best_held and r.index < best.index):
+                    best, best_held = r, held
+            chosen.append((i, best))
         grey = sorted([*grey, *_add_needs(needs, chosen)], key=_longest_first)
-    _add_grey_needs(hand, needs, [r for _, r in grey])
+    if grey:
+        _add_grey_needs(hand, needs, [r for _, r in grey])
     return needs
 
 
@@ -865,12 +1046,15 @@ def _longest_first(placed: tuple[int, Route]) -> tuple[int, int]:
     return -placed[1].length, placed[0]
 
 
+_NONE = (0,) * len(COLORS)  # a colour's count where the hand or the needs have none
+
+
 def _add_grey_needs(hand: Mapping[str, int], needs: dict[str, int], grey: list[Route]) -> None:
     """Each grey route (longest first) in the colour with the most cards to spare, the first in
     COLORS of equals."""
     if not grey:
         return
-    spare = [hand.get(c, 0) - needs.get(c, 0) for c in COLORS]
+    spare = list(map(sub, map(hand.get, COLORS, _NONE), map(needs.get, COLORS, _NONE)))
     for r in grey:
         i = spare.index(max(spare))
         spare[i] -= r.length - r.ferry

@@ -8,6 +8,7 @@ a rule (R-SET-2) and comes from the ``ttr_deck_cards`` hook.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import compress
 from typing import ClassVar
 
 import attrs
@@ -39,4 +40,4 @@ class CardKinds:
         return self.index[name]
 
     def counts_by_name(self, counts: list[int]) -> dict[str, int]:
-        return {self.names[i]: n for i, n in enumerate(counts) if n}
+        return dict(compress(zip(self.names, counts), counts))
