@@ -211,6 +211,19 @@ class _FreeRoutes:
         self.counts = [len(p.routes) for p in st.players]
 
 
+def _closed(game: GameAPI, seat: int):
+    """The routes ``seat`` may not claim now (``ttr_closed_routes``, R-PAR): what ``game.closed_routes``
+    has as keys, without the reasons, which listing does not read."""
+    closed = _NONE_CLOSED
+    for answer in game.hook.ttr_closed_routes(game=game, seat=seat):
+        if answer:
+            closed = answer if closed is _NONE_CLOSED else {**closed, **answer}
+    return closed
+
+
+_NONE_CLOSED: frozenset[int] = frozenset()
+
+
 def spent_cards(game: GameAPI, route: Route, action: ClaimRoute) -> tuple[tuple[int, int], ...]:
     """The cards a checked payment takes from the hand, as ``((card id, count), ...)``."""
     return _spent(route, action, game.cards.locomotive)
@@ -264,7 +277,7 @@ class Claiming(Plugin):
         st = game.state
         player = st.players[seat]
         hand, trains = player.hand, player.trains
-        closed = game.closed_routes(seat)
+        closed = _closed(game, seat)
         payable = self._payable(game)
         free = self._free_routes(game, payable)
         nl = hand[payable.locomotive]
