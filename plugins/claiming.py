@@ -162,28 +162,23 @@ class _FreeRoutes:
     owners it was sorted by. Ownership is compared, not assumed, before every use, so whatever
     changed the state (an action, a rollback, a position loaded by hand) is taken in.
 
-    ``upto[kind][L]`` are the codes of the free routes of at most ``L`` spaces payable in ``kind``:
-    what a hand can pay in one kind is one of these lists (a claim leaves several of them)."""
+    ``sized[kind][L]`` are the codes of the free routes of ``L`` spaces payable in ``kind``: what
+    a hand can pay in one kind is these lists up to some length, and a claim leaves one list per
+    way to pay the route."""
 
-    __slots__ = ("owner", "counts", "upto")
+    __slots__ = ("owner", "counts", "sized")
 
     def __init__(self, payable: _Payable, st: GameState):
         owner = st.owner
         self.owner = owner[:]
         self.counts = [len(p.routes) for p in st.players]
-        self.upto: list[list[list[int]]] = []
-        for sized in payable.sized:
-            lists, shorter = [], []
-            for codes in sized:
-                shorter = shorter + [c for c in codes if owner[c >> 4] < 0]
-                lists.append(shorter)
-            self.upto.append(lists)
+        self.sized = [[[c for c in codes if owner[c >> 4] < 0] for codes in kind] for kind in payable.sized]
 
     def copy(self) -> _FreeRoutes:
         """An independent copy (``game.clone()`` takes one)."""
         twin = object.__new__(_FreeRoutes)
         twin.owner, twin.counts = self.owner[:], self.counts[:]
-        twin.upto = [[codes[:] for codes in kind] for kind in self.upto]
+        twin.sized = [[codes[:] for codes in kind] for kind in self.sized]
         return twin
 
     def sync(self, payable: _Payable, st: GameState) -> None:
@@ -199,14 +194,13 @@ class _FreeRoutes:
             trial[r] = owner[r]
         if trial != owner:
             changed = {r for r, (now, was) in enumerate(zip(owner, kept)) if now != was}
-        upto = self.upto
+        sized = self.sized
         for r in changed:
             if (kept[r] < 0) != (owner[r] < 0):
                 # taken, its payments leave; freed, they come back (listing sorts)
                 change = list.remove if owner[r] >= 0 else list.append
                 for kind, length, code in payable.codes_of[r]:
-                    for codes in upto[kind][length:]:
-                        change(codes, code)
+                    change(sized[kind][length], code)
             kept[r] = owner[r]
         self.counts = [len(p.routes) for p in st.players]
 
@@ -282,12 +276,16 @@ class Claiming(Plugin):
         free = self._free_routes(game, payable)
         nl = hand[payable.locomotive]
         top = payable.top
-        upto = free.upto
-        codes = list(upto[_LOCOS][min(nl, trains, top)])
+        sized = free.sized
+        codes: list[int] = []
+        for length in range(1, min(nl, trains, top) + 1):
+            codes += sized[_LOCOS][length]
         for c in range(len(COLORS)):
             if hand[c]:
                 # every payment takes a card per space, locomotives or of its colour (a triple, three)
-                codes += upto[c][min(hand[c] + nl, trains, top)]
+                by_length = sized[c]
+                for length in range(1, min(hand[c] + nl, trains, top) + 1):
+                    codes += by_length[length]
         codes.sort()
         out: list[ClaimRoute] = []
         add = out.append
