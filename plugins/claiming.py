@@ -127,6 +127,7 @@ class _Payable:
         self.locomotive = locomotive
         self.top = max((r.length for r in routes), default=0)
         self.routes = [(r.id, r) for r in routes]
+        self.index_of = {r.id: r.index for r in routes}
         self.info: list[tuple | None] = [None] * (16 * len(routes))
         self.sized: list[list[list[int]]] = [[[] for _ in range(self.top + 1)] for _ in range(_LOCOS + 1)]
         #: (kind, length, code) of every way to pay each route, by route index
@@ -137,6 +138,17 @@ class _Payable:
                 ferry = ferry_rule and r.ferry
                 self._add(r, c, c, None if ferry else tuple(_claim(r.id, c, locos, 0) for locos in range(r.length + 1)))
             self._add(r, _LOCOS, -1, tuple(_claim(r.id, -1, locos, 0) for locos in range(r.length + 1)))
+
+    def known_claims(self, routes: Sequence[Route], payment_problem) -> None:
+        """``known``: for each tabled claim whose payment fits its route (``payment_problem``), by
+        the claim's ``id``: ``(claim, route, cards it takes)``. Listed claims are these objects,
+        so checking and applying one needs no second look at its form and payment."""
+        self.known: dict[int, tuple[ClaimRoute, Route, tuple[tuple[int, int], ...]]] = {}
+        for _, _, _, claims in filter(None, self.info):
+            for claim in claims or ():
+                route = routes[self.index_of[claim.route]]
+                if payment_problem(route, claim) is None:
+                    self.known[id(claim)] = (claim, route, _spent(route, claim, self.locomotive))
 
     def _add(self, r: Route, kind: int, color: int, claims: tuple[ClaimRoute, ...] | None) -> None:
         code = r.index * 16 + (color if color >= 0 else _LOCOS)
@@ -150,28 +162,23 @@ class _FreeRoutes:
     owners it was sorted by. Ownership is compared, not assumed, before every use, so whatever
     changed the state (an action, a rollback, a position loaded by hand) is taken in.
 
-    ``upto[kind][L]`` are the codes of the free routes of at most ``L`` spaces payable in ``kind``:
-    what a hand can pay in one kind is one of these lists (a claim leaves several of them)."""
+    ``sized[kind][L]`` are the codes of the free routes of ``L`` spaces payable in ``kind``: what
+    a hand can pay in one kind is these lists up to some length, and a claim leaves one list per
+    way to pay the route."""
 
-    __slots__ = ("owner", "counts", "upto")
+    __slots__ = ("owner", "counts", "sized")
 
     def __init__(self, payable: _Payable, st: GameState):
         owner = st.owner
         self.owner = owner[:]
         self.counts = [len(p.routes) for p in st.players]
-        self.upto: list[list[list[int]]] = []
-        for sized in payable.sized:
-            lists, shorter = [], []
-            for codes in sized:
-                shorter = shorter + [c for c in codes if owner[c >> 4] < 0]
-                lists.append(shorter)
-            self.upto.append(lists)
+        self.sized = [[[c for c in codes if owner[c >> 4] < 0] for codes in kind] for kind in payable.sized]
 
     def copy(self) -> _FreeRoutes:
         """An independent copy (``game.clone()`` takes one)."""
         twin = object.__new__(_FreeRoutes)
         twin.owner, twin.counts = self.owner[:], self.counts[:]
-        twin.upto = [[codes[:] for codes in kind] for kind in self.upto]
+        twin.sized = [[codes[:] for codes in kind] for kind in self.sized]
         return twin
 
     def sync(self, payable: _Payable, st: GameState) -> None:
@@ -187,26 +194,42 @@ class _FreeRoutes:
             trial[r] = owner[r]
         if trial != owner:
             changed = {r for r, (now, was) in enumerate(zip(owner, kept)) if now != was}
-        upto = self.upto
+        sized = self.sized
         for r in changed:
             if (kept[r] < 0) != (owner[r] < 0):
                 # taken, its payments leave; freed, they come back (listing sorts)
                 change = list.remove if owner[r] >= 0 else list.append
                 for kind, length, code in payable.codes_of[r]:
-                    for codes in upto[kind][length:]:
-                        change(codes, code)
+                    change(sized[kind][length], code)
             kept[r] = owner[r]
         self.counts = [len(p.routes) for p in st.players]
 
 
+def _closed(game: GameAPI, seat: int):
+    """The routes ``seat`` may not claim now (``ttr_closed_routes``, R-PAR): what ``game.closed_routes``
+    has as keys, without the reasons, which listing does not read."""
+    closed = _NONE_CLOSED
+    for answer in game.hook.ttr_closed_routes(game=game, seat=seat):
+        if answer:
+            closed = answer if closed is _NONE_CLOSED else {**closed, **answer}
+    return closed
+
+
+_NONE_CLOSED: frozenset[int] = frozenset()
+
+
 def spent_cards(game: GameAPI, route: Route, action: ClaimRoute) -> tuple[tuple[int, int], ...]:
     """The cards a checked payment takes from the hand, as ``((card id, count), ...)``."""
+    return _spent(route, action, game.cards.locomotive)
+
+
+def _spent(route: Route, action: ClaimRoute, locomotive: int) -> tuple[tuple[int, int], ...]:
     colored = route.length - action.locomotives - action.triples
     out = []
     if colored + action.triples:
         out.append((_COLOR_ID[action.color], colored + 3 * action.triples))
     if action.locomotives:
-        out.append((game.cards.locomotive, action.locomotives))
+        out.append((locomotive, action.locomotives))
     return tuple(out)
 
 
@@ -234,8 +257,10 @@ class Claiming(Plugin):
         try:
             return self._tables
         except AttributeError:
-            self._tables = _Payable(game.board.routes, self._ferry(game) is not None, game.cards.locomotive)
-            return self._tables
+            tables = _Payable(game.board.routes, self._ferry(game) is not None, game.cards.locomotive)
+            tables.known_claims(game.board.routes, lambda route, claim: self.payment_problem(game, route, claim))
+            self._tables = tables
+            return tables
 
     def legal(self, game, seat) -> list[ClaimRoute]:
         """One payment per route and paying colour, the cheapest (fewest locomotives), from card
@@ -246,17 +271,21 @@ class Claiming(Plugin):
         st = game.state
         player = st.players[seat]
         hand, trains = player.hand, player.trains
-        closed = game.closed_routes(seat)
+        closed = _closed(game, seat)
         payable = self._payable(game)
         free = self._free_routes(game, payable)
         nl = hand[payable.locomotive]
         top = payable.top
-        upto = free.upto
-        codes = list(upto[_LOCOS][min(nl, trains, top)])
+        sized = free.sized
+        codes: list[int] = []
+        for length in range(1, min(nl, trains, top) + 1):
+            codes += sized[_LOCOS][length]
         for c in range(len(COLORS)):
             if hand[c]:
                 # every payment takes a card per space, locomotives or of its colour (a triple, three)
-                codes += upto[c][min(hand[c] + nl, trains, top)]
+                by_length = sized[c]
+                for length in range(1, min(hand[c] + nl, trains, top) + 1):
+                    codes += by_length[length]
         codes.sort()
         out: list[ClaimRoute] = []
         add = out.append
@@ -327,7 +356,12 @@ class Claiming(Plugin):
     # --- checking and applying ---------------------------------------------------------------
 
     def check(self, game, seat, action: ClaimRoute) -> None:
-        route = self._route(game, seat, action)
+        # a claim this plugin lists (the same object) has its form and payment known to fit
+        known = self._payable(game).known.get(id(action))
+        if known is not None and known[0] is action:
+            route, paid = known[1], known[2]
+        else:
+            route, paid = self._route(game, seat, action), None
         refusal = game.claim_problem(seat, route)
         if refusal is not None:
             # R-ROUTE-2: too few trains is a payment the seat cannot make; every other refusal
@@ -335,10 +369,12 @@ class Claiming(Plugin):
             error = CannotPay if refusal.code == TRAINS else RouteTaken
             raise error(seat, action, refusal.reason)
         player = game.state.players[seat]
-        problem = self.payment_problem(game, route, action)
-        if problem:
-            raise CannotPay(seat, action, problem)
-        for card, n in spent_cards(game, route, action):
+        if paid is None:
+            problem = self.payment_problem(game, route, action)
+            if problem:
+                raise CannotPay(seat, action, problem)
+            paid = spent_cards(game, route, action)
+        for card, n in paid:
             if player.hand[card] < n:
                 raise CannotPay(
                     seat, action, f"the payment needs {n} {game.cards.names[card]}, the hand has {player.hand[card]}"
@@ -373,8 +409,12 @@ class Claiming(Plugin):
         return None
 
     def apply(self, game, seat, action: ClaimRoute) -> None:
-        route = game.board.routes[game.board.route_index[action.route]]
-        paid = spent_cards(game, route, action)
+        known = self._payable(game).known.get(id(action))
+        if known is not None and known[0] is action:
+            route, paid = known[1], known[2]
+        else:
+            route = game.board.routes[game.board.route_index[action.route]]
+            paid = spent_cards(game, route, action)
         hand = game.state.players[seat].hand
         for card, n in paid:
             hand[card] -= n

@@ -40,6 +40,9 @@ class Refusal:
     reason: str
 
 
+_OPEN = object()  # no rule closes the route
+
+
 class TableOperations:
     """Mixed into :class:`ttr_core.game.Game`: what ``state``, ``rng``, ``hook`` and ``_points`` are."""
 
@@ -117,9 +120,12 @@ class TableOperations:
         owner = st.owner[route.index]
         if owner >= 0:
             return Refusal(TAKEN, f"{route.id} belongs to seat {owner} already (R-ROUTE-5)")
-        closure = self.closures(seat).get(route.index)
-        if closure is not None:
-            return closure
+        index, closure = route.index, _OPEN
+        for answer in self.hook.ttr_closed_routes(game=self, seat=seat):
+            if answer and index in answer:  # the last rule closing it says why, as in ``closures``
+                closure = answer[index]
+        if closure is not _OPEN:
+            return closure if isinstance(closure, Refusal) else Refusal(CLOSED, closure)
         trains = st.players[seat].trains
         if trains < route.length:
             return Refusal(TRAINS, f"{route.id} needs {route.length} trains, seat has {trains} (R-ROUTE-2)")
