@@ -194,12 +194,15 @@ class Claims(Listing):
     """The seat's legal claims at its turn: all of them, listed on first use (a :class:`Listing`),
     or only those of a few routes (:meth:`of_routes`), which is what most turns need."""
 
-    __slots__ = ("_by_kind", "_seen", "_closed", "build", "built")
+    __slots__ = ("_by_kind", "_seen", "_closed", "_of_route", "build", "built")
 
     def __init__(self, by_kind: LegalByKind, seen: Seen, build: bool = True):
         super().__init__(lambda: by_kind.get("claim-route").items())
         self._by_kind, self._seen = by_kind, seen
         self._closed: Mapping[int, str] | None = None
+        # the claims built so far, by route index: a turn asks for some routes more than once
+        # (the suspects of a closed route, then the payable planned ones)
+        self._of_route: dict[int, list[Action]] = {}
         self.build = build  # False: always take the claims from the listing
         self.built = False  # whether some claims were built from the hand
 
@@ -218,6 +221,18 @@ class Claims(Listing):
             wanted = {r.id for r in routes}
             return [c for c in self if c.route in wanted]
         self.built = True
+        made = self._of_route
+        todo = [r for r in routes if r.index not in made]
+        if todo:
+            self._build(todo)
+        out = []
+        for r in sorted(routes, key=_by_index):  # in the listing's order: by route, then colour
+            out += made[r.index]
+        return out
+
+    def _build(self, routes: Sequence[Route]) -> None:
+        """Build the claims of ``routes`` into ``_of_route`` (each route's by colour, as listed)."""
+        by_kind, made = self._by_kind, self._of_route
         game, hand, trains = by_kind.game, self._seen.hand, self._seen.trains
         if self._closed is None:
             self._closed = game.closed_routes(by_kind.seat)
@@ -225,8 +240,8 @@ class Claims(Listing):
         claim = game.registry.action_class("claim-route")
         locos = hand.get(LOCOMOTIVE, 0)
         held_colors = [(c, n) for c, n in zip(COLORS, map(hand.get, COLORS)) if n]
-        out = []
-        for r in sorted(routes, key=_by_index):  # in the listing's order: by route, then colour
+        for r in routes:
+            out = made[r.index] = []
             length = r.length
             if r.index in closed or length > trains:
                 continue
@@ -235,7 +250,6 @@ class Claims(Listing):
                     out.append(_claim(claim, r.id, color, length - held if length > held else 0))
             if locos >= length:
                 out.append(_claim(claim, r.id, None, length))
-        return out
 
 
 #: claims built, by class, route, colour and locomotives: actions are immutable values, and the
