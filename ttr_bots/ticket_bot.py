@@ -913,13 +913,13 @@ class TicketBot:
                 short = n - hand.get(c, 0)
                 if short > 0:
                     wanted[c] = short
-        row = dict(enumerate(seen.open_row))
+        row = seen.open_row
         if wanted:
             best = None  # the open card most lacking, then the first
             for d in draws:
                 slot = d.slot
                 if slot is not None:
-                    short = wanted.get(row.get(slot))
+                    short = wanted.get(row[slot])  # (a legal draw's slot is in the row)
                     if short is not None and (best is None or short > most or (short == most and slot < best.slot)):
                         best, most = d, short
             if best is not None:
@@ -927,20 +927,23 @@ class TicketBot:
         loco_short = needs.get(LOCOMOTIVE, 0) - seen.cards(LOCOMOTIVE)
         if not second and loco_short > 0:
             for d in draws:
-                if d.slot is not None and row.get(d.slot) == LOCOMOTIVE:
+                if d.slot is not None and row[d.slot] == LOCOMOTIVE:
                     return d
         blind = [d for d in draws if d.slot is None]
         if blind:
             return blind[0]
         # no deck left: the open card the plan can use most, else any
-        return max(draws, key=lambda d: (wanted.get(row.get(d.slot), 0), row.get(d.slot) == LOCOMOTIVE, -(d.slot or 0)))
+        return max(draws, key=lambda d: (wanted.get(row[d.slot], 0), row[d.slot] == LOCOMOTIVE, -d.slot))
 
     def _color_needs(self, board, seen, plan: Plan) -> dict[str, int]:
         """``_color_needs``, worked out again only when the plan, the hand or the board changed."""
         free = self._free_planned(board, seen, plan)
-        if self._needs is None or self._needs[0] is not free or self._needs[1] != seen.hand:
-            self._needs = (free, seen.hand, _color_needs(seen, free))
-        return self._needs[2]
+        # the hand matters only to grey routes and a choice among parallel ones
+        hand = seen.hand if free.choices or free.fixed_needs[1] else None
+        needs = self._needs
+        if needs is None or needs[0] is not free or needs[1] != hand:
+            needs = self._needs = (free, hand, _color_needs(seen, free))
+        return needs[2]
 
 
 # --- small helpers ---------------------------------------------------------------------------
