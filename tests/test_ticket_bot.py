@@ -392,7 +392,7 @@ def test_reading_the_game_reads_what_the_view_shows(variant_id):
 def test_the_tickets_kept_are_the_best_offer_planned_in_full(variant_id):
     # keeping tickets stops planning offers that cannot beat the best one found: the same choice
     # as planning every offer and taking the first of the best
-    from ttr_bots.ticket_bot import _time_budget, plan_tickets
+    from ttr_bots.ticket_bot import _opening_bound, _time_budget, plan_tickets
 
     class Checked(TicketBot):
         kept = 0
@@ -411,6 +411,10 @@ def test_the_tickets_kept_are_the_best_offer_planned_in_full(variant_id):
                 return (gain - loss - 0.25 * plan.cost, -len(kept))
 
             assert chosen is max(offers, key=value)
+            for offer in offers:  # the bound offers are skipped by is never below their score
+                kept = tuple(board.ticket_index[t] for t in offer.tickets)
+                points = sum(board.tickets[t].points for t in seen.tickets + kept)
+                assert _opening_bound(board, graph, seen, seen.tickets + kept, budget, points) >= value(offer)[0]
             Checked.kept += 1
             return chosen
 

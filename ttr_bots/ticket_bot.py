@@ -440,6 +440,25 @@ def plan_tickets(
     return Plan(frozenset(chosen), tuple(stations), cost, tuple(done), tuple(planned), tuple(dropped))
 
 
+def _opening_bound(board: Board, graph: RouteGraph, seen: Seen, tickets: Sequence[int], budget: float, points: int) -> float:
+    """At most the score ``keep_tickets`` gives the plan of ``tickets`` (``points``: all of theirs):
+    ``plan_tickets`` searches its first tickets with nothing chosen yet (searches kept by the
+    graph); the first that costs trains costs at least that to the plan, and those it drops
+    before it stay dropped where no station can save them."""
+    pts = board.tickets
+    lost = 0
+    for t in sorted(tickets, key=lambda t: (-pts[t].points, t)):
+        ticket = pts[t]
+        found = graph.path_alone(ticket.ai, ticket.bi)
+        if found is None or found[0] > budget:
+            if not seen.stations_left:
+                lost += 2 * ticket.points
+            continue
+        if found[0] > 0:
+            return points - lost - 0.25 * found[0]
+    return points - lost
+
+
 def _choose(chosen: set[tuple[int, int]], zero: list[set[int]], u: int, v: int) -> None:
     chosen.add(_pair(u, v))
     zero[u].add(v)
@@ -663,8 +682,11 @@ class TicketBot:
         bounded.sort(reverse=True)
         best: tuple | None = None  # ((value, -tickets kept), -place)
         for bound, place, kept in bounded:
-            if best is not None and bound < best[0]:
-                break
+            if best is not None:
+                if bound < best[0]:
+                    break
+                if (_opening_bound(board, graph, seen, seen.tickets + kept, budget, bound[0]), bound[1]) < best[0]:
+                    continue
             plan = plan_tickets(board, graph, seen, seen.tickets + kept, budget, searches)
             gain = sum([pts[t].points for t in (*plan.done, *plan.planned)])
             loss = sum([pts[t].points for t in plan.dropped])
