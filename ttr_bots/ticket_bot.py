@@ -400,17 +400,27 @@ def _opening_graph(board: Board, seen: Seen) -> RouteGraph:
 
 def plan_tickets(
     board: Board, graph: RouteGraph, seen: Seen, tickets: Sequence[int], budget: float, searches: Searches | None = None,
-) -> Plan:
+    below: float | None = None,
+) -> Plan | None:
     """Greedy: the most valuable ticket first, each by the shortest path given what the plan has
     chosen so far (chosen pairs cost nothing more); a ticket that does not fit the budget is
     dropped. Then stations for the dropped ones, if the seat has any left. ``searches`` keeps the
-    paths found, for the next plan of the same decision."""
+    paths found, for the next plan of the same decision.
+
+    ``below``: give up (None) as soon as the plan is sure to score below it as ``keep_tickets``
+    scores plans (the tickets' points, less twice those dropped, less a quarter of the cost): the
+    cost only grows, and a ticket dropped stays dropped where no station can save it."""
     chosen: set[tuple[int, int]] = set()
     zero: list[set[int]] = [set() for _ in board.cities]
     adj = graph.adj
     cost, done, planned, dropped = 0, [], [], []
+    if below is not None:
+        best = sum([board.tickets[t].points for t in tickets])  # the most the plan may still score
+        lose = 0 if seen.stations_left else 2
     for t in sorted(tickets, key=lambda t: (-board.tickets[t].points, t)):
         ticket = board.tickets[t]
+        if below is not None and best - 0.25 * cost < below:
+            return None
         if not chosen:
             found = graph.path_alone(ticket.ai, ticket.bi)
         elif searches is None:
@@ -420,6 +430,8 @@ def plan_tickets(
             found = searches[key] if key in searches else searches.setdefault(key, shortest_path(graph, zero, ticket.ai, ticket.bi))
         if found is None:
             dropped.append(t)
+            if below is not None:
+                best -= lose * ticket.points
             continue
         length, path = found
         if length == 0:
@@ -427,6 +439,8 @@ def plan_tickets(
             continue
         if cost + length > budget:
             dropped.append(t)
+            if below is not None:
+                best -= lose * ticket.points
             continue
         cost += length
         for u, v in zip(path, path[1:]):
@@ -437,6 +451,8 @@ def plan_tickets(
     if dropped and seen.stations_left:
         dropped = _plan_stations(board, graph, seen, dropped, chosen, zero, stations, budget - cost, planned)
         cost = sum(adj[u][v] for u, v in chosen)
+    if below is not None and best - 0.25 * cost < below:
+        return None
     return Plan(frozenset(chosen), tuple(stations), cost, tuple(done), tuple(planned), tuple(dropped))
 
 
@@ -687,7 +703,9 @@ class TicketBot:
                     break
                 if (_opening_bound(board, graph, seen, seen.tickets + kept, budget, bound[0]), bound[1]) < best[0]:
                     continue
-            plan = plan_tickets(board, graph, seen, seen.tickets + kept, budget, searches)
+            plan = plan_tickets(board, graph, seen, seen.tickets + kept, budget, searches, None if best is None else best[0][0])
+            if plan is None:
+                continue  # sure to score below the best
             gain = sum([pts[t].points for t in (*plan.done, *plan.planned)])
             loss = sum([pts[t].points for t in plan.dropped])
             scored = ((gain - loss - 0.25 * plan.cost, -len(kept)), place)
