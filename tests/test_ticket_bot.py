@@ -334,6 +334,35 @@ def test_plans_sharing_searches_are_the_plans_made_alone():
     assert searches  # the shared searches were used
 
 
+@pytest.mark.parametrize("variant_id", ["usa", "europe"])
+def test_a_plan_given_up_below_a_score_would_have_scored_below_it(variant_id):
+    from ttr_bots.ticket_bot import build_graph, plan_tickets, read_view
+
+    game = Game(variant.load(variant_id), ["P1", "P2", "P3", "P4"], 8)
+    players = [TicketBot(8, i) for i in range(4)]
+    for _ in range(120):
+        seat = game.to_act()[0]
+        game.apply(seat, players[seat].choose(game, seat))
+    seat = game.to_act()[0]
+    board = game.board
+    seen = read_view(game.view(seat), board)
+    graph = build_graph(board, seen, set())
+    rng = random.Random(8)
+    given_up = 0
+    for _ in range(40):
+        tickets = rng.sample(range(len(board.tickets)), rng.randint(1, 6))
+        budget = rng.choice([10, 20, seen.trains])
+        plan = plan_tickets(board, graph, seen, tickets, budget)
+        pts = board.tickets
+        score = (sum(pts[t].points for t in (*plan.done, *plan.planned)) - sum(pts[t].points for t in plan.dropped)
+                 - 0.25 * plan.cost)
+        for below in (score - 5, score, score + 0.25, score + 10):
+            cut = plan_tickets(board, graph, seen, tickets, budget, below=below)
+            assert (score < below) if cut is None else cut == plan  # given up only when sure
+            given_up += cut is None
+    assert given_up
+
+
 # --- what it asks the game: the legal actions of one kind ---------------------------------------------
 
 
@@ -392,7 +421,7 @@ def test_reading_the_game_reads_what_the_view_shows(variant_id):
 def test_the_tickets_kept_are_the_best_offer_planned_in_full(variant_id):
     # keeping tickets stops planning offers that cannot beat the best one found: the same choice
     # as planning every offer and taking the first of the best
-    from ttr_bots.ticket_bot import _time_budget, plan_tickets
+    from ttr_bots.ticket_bot import _opening_bound, _time_budget, plan_tickets
 
     class Checked(TicketBot):
         kept = 0
@@ -411,6 +440,10 @@ def test_the_tickets_kept_are_the_best_offer_planned_in_full(variant_id):
                 return (gain - loss - 0.25 * plan.cost, -len(kept))
 
             assert chosen is max(offers, key=value)
+            for offer in offers:  # the bound offers are skipped by is never below their score
+                kept = tuple(board.ticket_index[t] for t in offer.tickets)
+                points = sum(board.tickets[t].points for t in seen.tickets + kept)
+                assert _opening_bound(board, graph, seen, seen.tickets + kept, budget, points) >= value(offer)[0]
             Checked.kept += 1
             return chosen
 

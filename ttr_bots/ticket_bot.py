@@ -194,12 +194,15 @@ class Claims(Listing):
     """The seat's legal claims at its turn: all of them, listed on first use (a :class:`Listing`),
     or only those of a few routes (:meth:`of_routes`), which is what most turns need."""
 
-    __slots__ = ("_by_kind", "_seen", "_closed", "build", "built")
+    __slots__ = ("_by_kind", "_seen", "_closed", "_of_route", "build", "built")
 
     def __init__(self, by_kind: LegalByKind, seen: Seen, build: bool = True):
         super().__init__(lambda: by_kind.get("claim-route").items())
         self._by_kind, self._seen = by_kind, seen
         self._closed: Mapping[int, str] | None = None
+        # the claims built so far, by route index: a turn asks for some routes more than once
+        # (the suspects of a closed route, then the payable planned ones)
+        self._of_route: dict[int, list[Action]] = {}
         self.build = build  # False: always take the claims from the listing
         self.built = False  # whether some claims were built from the hand
 
@@ -218,6 +221,18 @@ class Claims(Listing):
             wanted = {r.id for r in routes}
             return [c for c in self if c.route in wanted]
         self.built = True
+        made = self._of_route
+        todo = [r for r in routes if r.index not in made]
+        if todo:
+            self._build(todo)
+        out = []
+        for r in sorted(routes, key=_by_index):  # in the listing's order: by route, then colour
+            out += made[r.index]
+        return out
+
+    def _build(self, routes: Sequence[Route]) -> None:
+        """Build the claims of ``routes`` into ``_of_route`` (each route's by colour, as listed)."""
+        by_kind, made = self._by_kind, self._of_route
         game, hand, trains = by_kind.game, self._seen.hand, self._seen.trains
         if self._closed is None:
             self._closed = game.closed_routes(by_kind.seat)
@@ -225,8 +240,8 @@ class Claims(Listing):
         claim = game.registry.action_class("claim-route")
         locos = hand.get(LOCOMOTIVE, 0)
         held_colors = [(c, n) for c, n in zip(COLORS, map(hand.get, COLORS)) if n]
-        out = []
-        for r in sorted(routes, key=_by_index):  # in the listing's order: by route, then colour
+        for r in routes:
+            out = made[r.index] = []
             length = r.length
             if r.index in closed or length > trains:
                 continue
@@ -235,7 +250,6 @@ class Claims(Listing):
                     out.append(_claim(claim, r.id, color, length - held if length > held else 0))
             if locos >= length:
                 out.append(_claim(claim, r.id, None, length))
-        return out
 
 
 #: claims built, by class, route, colour and locomotives: actions are immutable values, and the
@@ -386,17 +400,27 @@ def _opening_graph(board: Board, seen: Seen) -> RouteGraph:
 
 def plan_tickets(
     board: Board, graph: RouteGraph, seen: Seen, tickets: Sequence[int], budget: float, searches: Searches | None = None,
-) -> Plan:
+    below: float | None = None,
+) -> Plan | None:
     """Greedy: the most valuable ticket first, each by the shortest path given what the plan has
     chosen so far (chosen pairs cost nothing more); a ticket that does not fit the budget is
     dropped. Then stations for the dropped ones, if the seat has any left. ``searches`` keeps the
-    paths found, for the next plan of the same decision."""
+    paths found, for the next plan of the same decision.
+
+    ``below``: give up (None) as soon as the plan is sure to score below it as ``keep_tickets``
+    scores plans (the tickets' points, less twice those dropped, less a quarter of the cost): the
+    cost only grows, and a ticket dropped stays dropped where no station can save it."""
     chosen: set[tuple[int, int]] = set()
     zero: list[set[int]] = [set() for _ in board.cities]
     adj = graph.adj
     cost, done, planned, dropped = 0, [], [], []
+    if below is not None:
+        best = sum([board.tickets[t].points for t in tickets])  # the most the plan may still score
+        lose = 0 if seen.stations_left else 2
     for t in sorted(tickets, key=lambda t: (-board.tickets[t].points, t)):
         ticket = board.tickets[t]
+        if below is not None and best - 0.25 * cost < below:
+            return None
         if not chosen:
             found = graph.path_alone(ticket.ai, ticket.bi)
         elif searches is None:
@@ -406,6 +430,8 @@ def plan_tickets(
             found = searches[key] if key in searches else searches.setdefault(key, shortest_path(graph, zero, ticket.ai, ticket.bi))
         if found is None:
             dropped.append(t)
+            if below is not None:
+                best -= lose * ticket.points
             continue
         length, path = found
         if length == 0:
@@ -413,6 +439,8 @@ def plan_tickets(
             continue
         if cost + length > budget:
             dropped.append(t)
+            if below is not None:
+                best -= lose * ticket.points
             continue
         cost += length
         for u, v in zip(path, path[1:]):
@@ -423,7 +451,28 @@ def plan_tickets(
     if dropped and seen.stations_left:
         dropped = _plan_stations(board, graph, seen, dropped, chosen, zero, stations, budget - cost, planned)
         cost = sum(adj[u][v] for u, v in chosen)
+    if below is not None and best - 0.25 * cost < below:
+        return None
     return Plan(frozenset(chosen), tuple(stations), cost, tuple(done), tuple(planned), tuple(dropped))
+
+
+def _opening_bound(board: Board, graph: RouteGraph, seen: Seen, tickets: Sequence[int], budget: float, points: int) -> float:
+    """At most the score ``keep_tickets`` gives the plan of ``tickets`` (``points``: all of theirs):
+    ``plan_tickets`` searches its first tickets with nothing chosen yet (searches kept by the
+    graph); the first that costs trains costs at least that to the plan, and those it drops
+    before it stay dropped where no station can save them."""
+    pts = board.tickets
+    lost = 0
+    for t in sorted(tickets, key=lambda t: (-pts[t].points, t)):
+        ticket = pts[t]
+        found = graph.path_alone(ticket.ai, ticket.bi)
+        if found is None or found[0] > budget:
+            if not seen.stations_left:
+                lost += 2 * ticket.points
+            continue
+        if found[0] > 0:
+            return points - lost - 0.25 * found[0]
+    return points - lost
 
 
 def _choose(chosen: set[tuple[int, int]], zero: list[set[int]], u: int, v: int) -> None:
@@ -649,9 +698,14 @@ class TicketBot:
         bounded.sort(reverse=True)
         best: tuple | None = None  # ((value, -tickets kept), -place)
         for bound, place, kept in bounded:
-            if best is not None and bound < best[0]:
-                break
-            plan = plan_tickets(board, graph, seen, seen.tickets + kept, budget, searches)
+            if best is not None:
+                if bound < best[0]:
+                    break
+                if (_opening_bound(board, graph, seen, seen.tickets + kept, budget, bound[0]), bound[1]) < best[0]:
+                    continue
+            plan = plan_tickets(board, graph, seen, seen.tickets + kept, budget, searches, None if best is None else best[0][0])
+            if plan is None:
+                continue  # sure to score below the best
             gain = sum([pts[t].points for t in (*plan.done, *plan.planned)])
             loss = sum([pts[t].points for t in plan.dropped])
             scored = ((gain - loss - 0.25 * plan.cost, -len(kept)), place)
@@ -899,13 +953,13 @@ class TicketBot:
                 short = n - hand.get(c, 0)
                 if short > 0:
                     wanted[c] = short
-        row = dict(enumerate(seen.open_row))
+        row = seen.open_row
         if wanted:
             best = None  # the open card most lacking, then the first
             for d in draws:
                 slot = d.slot
                 if slot is not None:
-                    short = wanted.get(row.get(slot))
+                    short = wanted.get(row[slot])  # (a legal draw's slot is in the row)
                     if short is not None and (best is None or short > most or (short == most and slot < best.slot)):
                         best, most = d, short
             if best is not None:
@@ -913,20 +967,23 @@ class TicketBot:
         loco_short = needs.get(LOCOMOTIVE, 0) - seen.cards(LOCOMOTIVE)
         if not second and loco_short > 0:
             for d in draws:
-                if d.slot is not None and row.get(d.slot) == LOCOMOTIVE:
+                if d.slot is not None and row[d.slot] == LOCOMOTIVE:
                     return d
         blind = [d for d in draws if d.slot is None]
         if blind:
             return blind[0]
         # no deck left: the open card the plan can use most, else any
-        return max(draws, key=lambda d: (wanted.get(row.get(d.slot), 0), row.get(d.slot) == LOCOMOTIVE, -(d.slot or 0)))
+        return max(draws, key=lambda d: (wanted.get(row[d.slot], 0), row[d.slot] == LOCOMOTIVE, -d.slot))
 
     def _color_needs(self, board, seen, plan: Plan) -> dict[str, int]:
         """``_color_needs``, worked out again only when the plan, the hand or the board changed."""
         free = self._free_planned(board, seen, plan)
-        if self._needs is None or self._needs[0] is not free or self._needs[1] != seen.hand:
-            self._needs = (free, seen.hand, _color_needs(seen, free))
-        return self._needs[2]
+        # the hand matters only to grey routes and a choice among parallel ones
+        hand = seen.hand if free.choices or free.fixed_needs[1] else None
+        needs = self._needs
+        if needs is None or needs[0] is not free or needs[1] != hand:
+            needs = self._needs = (free, hand, _color_needs(seen, free))
+        return needs[2]
 
 
 # --- small helpers ---------------------------------------------------------------------------
