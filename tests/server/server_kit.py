@@ -72,6 +72,18 @@ def post_json(base: str, path: str, body, token: str | None = None):
 HURRY = ("claim-route", "pay-tunnel", "draw-card", "keep-tickets", "draw-tickets")
 
 
+def wait_in_page(page, js: str, arg=None, timeout: float = 30.0) -> None:
+    """Poll ``js`` (a function of ``arg``) in a browser page until it is true. Playwright's
+    ``wait_for_function`` evaluates its later polls with eval, which the page's policy
+    (script-src 'self') refuses, so it fails whenever the first poll is false; page.evaluate does not."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if page.evaluate(js, arg):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the page never got to: {js} ({arg})")
+
+
 def hurried_choice(legal: list[dict]) -> dict:
     """A player in a hurry, from a seat's legal actions over the API: claims whenever it can, else
     draws; keeps the most tickets (games reach their end quickly)."""

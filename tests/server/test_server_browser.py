@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from server_kit import CHROMIUM, CHROMIUM_ARGS, get_json, need, post_json, server_process
+from server_kit import CHROMIUM, CHROMIUM_ARGS, get_json, need, post_json, server_process, wait_in_page
 
 playwright = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
 
@@ -39,7 +39,7 @@ def _version(page) -> int:
 
 
 def _wait_past(page, version: int) -> None:
-    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version)
+    wait_in_page(page, "v => Number(document.body.dataset.version) > v", arg=version)
 
 
 def _keep_tickets(page) -> None:
@@ -87,13 +87,13 @@ def test_create_and_play_a_game_by_clicking(browser_page, artifacts):
     boxes.nth(1).check()
     kept = [boxes.nth(i).get_attribute("value") for i in (1, 2)]
     _keep_tickets(page)
-    page.wait_for_function("document.querySelector('#status').textContent === 'Your turn'")
+    wait_in_page(page, "() => document.querySelector('#status').textContent === 'Your turn'")
     assert [li.get_attribute("data-ticket") for li in page.locator("#tickets li").all()] == kept
 
     # --- turns by clicking: draw cards until a route can be paid, then claim it
     claimed = None
     for _turn in range(12):
-        page.wait_for_function("document.querySelector('#status').textContent === 'Your turn'")
+        wait_in_page(page, "() => document.querySelector('#status').textContent === 'Your turn'")
         v = _version(page)
         claimable = page.locator("g.route.claimable")
         if claimable.count():
@@ -117,7 +117,7 @@ def test_create_and_play_a_game_by_clicking(browser_page, artifacts):
             v = _version(page)
             page.click("#deck.legal")
             _wait_past(page, v)
-        page.wait_for_function("n => [...document.querySelectorAll('#hand .card .n')]"
+        wait_in_page(page, "n => [...document.querySelectorAll('#hand .card .n')]"
                                ".reduce((s, e) => s + Number(e.textContent.slice(1)), 0) >= n", arg=before + 2)
     assert claimed is not None, "no route became claimable in 12 turns"
     page.wait_for_selector(f"g.route.claimed[data-route='{claimed}']")
@@ -125,7 +125,7 @@ def test_create_and_play_a_game_by_clicking(browser_page, artifacts):
     # --- what the page shows is what the API says for this seat
     page.wait_for_selector("#status.mine")
     snap = get_json(server.base, f"/api/games/{game_id}", token)
-    page.wait_for_function("v => Number(document.body.dataset.version) === v", arg=snap["version"])
+    wait_in_page(page, "v => Number(document.body.dataset.version) === v", arg=snap["version"])
     assert _shown_hand(page) == snap["view"]["you"]["hand"]
     assert snap["view"]["routes"][claimed] == 0
     assert [c.get_attribute("data-slot") is not None for c in page.locator("#open-row .card").all()] == [
@@ -195,7 +195,7 @@ def test_a_station_is_built_by_clicking_a_city(browser_page):
     page.goto(f"{server.base}{game['seats'][0]['url']}")
     page.wait_for_selector("#keep-tickets")
     _keep_tickets(page)
-    page.wait_for_function("document.querySelector('#status').textContent === 'Your turn'")
+    wait_in_page(page, "() => document.querySelector('#status').textContent === 'Your turn'")
     page.locator("g.city[data-city='Paris'] circle").click()
     builds = page.locator("#panel button.choice[data-kind='build-station']")
     assert builds.count() >= 1 and "Paris" in builds.first.inner_text()
@@ -243,7 +243,7 @@ def test_a_tunnel_asks_for_extra_cards_and_can_be_given_up(browser_page):
     page.goto(f"{server.base}{game['seats'][0]['url']}")
     page.wait_for_selector("#keep-tickets")
     _keep_tickets(page)  # all of them, as the seed search did
-    page.wait_for_function("document.querySelector('#status').textContent === 'Your turn'")
+    wait_in_page(page, "() => document.querySelector('#status').textContent === 'Your turn'")
     hand = _shown_hand(page)
     page.locator(f"g.route[data-route='{claim['route']}'] rect.car").first.click()
     v = _version(page)
@@ -259,6 +259,6 @@ def test_a_tunnel_asks_for_extra_cards_and_can_be_given_up(browser_page):
     page.click("#panel button.choice[data-kind='decline-tunnel']")
     _wait_past(page, v)
     assert get_json(server.base, f"/api/games/{game['game']}")["view"]["routes"].get(claim["route"]) is None
-    page.wait_for_function("document.querySelector('#status').textContent === 'Your turn'")
+    wait_in_page(page, "() => document.querySelector('#status').textContent === 'Your turn'")
     assert _shown_hand(page) == {**hand}  # the base came back; the bot's turn took nothing of Ada's
     assert not problems, problems

@@ -10,14 +10,13 @@ docs/screenshots/ (linked from the README: "The game page")."""
 from __future__ import annotations
 
 import json
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from server_kit import CHROMIUM, CHROMIUM_ARGS, get_json, hurried_choice, need, post_json, server_process
+from server_kit import CHROMIUM, CHROMIUM_ARGS, get_json, hurried_choice, need, post_json, server_process, wait_in_page
 from ttr_core import variant
 
 playwright = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
@@ -76,23 +75,11 @@ def browser(tmp_path):
             chromium.close()
 
 
-def _until(page, js, arg=None, timeout=30.0):
-    """Poll ``js`` (a function of ``arg``) in the page until it is true. Playwright's
-    wait_for_function evaluates its polls with eval, which the page's policy (script-src 'self')
-    refuses; page.evaluate does not."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if page.evaluate(js, arg):
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"the page never got to: {js} ({arg})")
-
-
 def _settled(page, base, gid, token=None):
     """Wait until the page shows the game's current version and its whole move log."""
     snap = get_json(base, f"/api/games/{gid}", token)
     last = get_json(base, f"/api/games/{gid}/moves", token)["moves"][-1]
-    _until(page, "([v, f]) => Number(document.body.dataset.version) === v && document.body.dataset.lastMove === String(f)",
+    wait_in_page(page, "([v, f]) => Number(document.body.dataset.version) === v && document.body.dataset.lastMove === String(f)",
            [snap["version"], last["first"]])
     return snap
 
@@ -111,7 +98,7 @@ def test_the_move_log_follows_the_bot_and_the_last_move_is_highlighted(browser, 
     page.click("#keep-tickets")
     highlighted = None
     for _ in range(40):  # Ada draws from the deck; the bot answers, until it claims a route
-        _until(page, "() => document.querySelector('#status').textContent === 'Your turn'")
+        wait_in_page(page, "() => document.querySelector('#status').textContent === 'Your turn'")
         _settled(page, server.base, gid, token)
         log = get_json(server.base, f"/api/games/{gid}/moves")["moves"]
         last = log[-1]
@@ -120,11 +107,11 @@ def test_the_move_log_follows_the_bot_and_the_last_move_is_highlighted(browser, 
             break
         v = int(page.evaluate("document.body.dataset.version"))
         page.click("#deck.legal")
-        _until(page, "v => Number(document.body.dataset.version) > v", v)
+        wait_in_page(page, "v => Number(document.body.dataset.version) > v", v)
         page.wait_for_selector("#deck.legal")
         v = int(page.evaluate("document.body.dataset.version"))
         page.click("#deck.legal")
-        _until(page, "v => Number(document.body.dataset.version) > v", v)
+        wait_in_page(page, "v => Number(document.body.dataset.version) > v", v)
     assert highlighted is not None, "the bot claimed nothing in 40 turns"
     # newest first, in the server's words; the newest is marked
     shown = _shown_log(page)
@@ -154,7 +141,7 @@ def test_every_map_is_readable_and_its_board_is_screenshot_at_the_start(browser,
     page = new_page(game["seats"][0]["url"])
     page.wait_for_selector("#keep-tickets")
     page.click("#keep-tickets")
-    _until(page, "() => document.querySelector('#status').textContent === 'Your turn'")
+    wait_in_page(page, "() => document.querySelector('#status').textContent === 'Your turn'")
     boxes = page.evaluate(LABEL_BOXES)
     assert sorted(b["name"] for b in boxes) == sorted(c.name for c in variant.load(variant_id).board.cities)
     clashes = [(a["name"], b["name"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
@@ -189,7 +176,7 @@ def test_zoom_and_pan_the_ussr_board(browser):
     page.mouse.move(cx, cy)
     for _ in range(4):
         page.mouse.wheel(0, -100)
-    _until(page, "() => Number(document.querySelector('#board').dataset.zoom) > 2")
+    wait_in_page(page, "() => Number(document.querySelector('#board').dataset.zoom) > 2")
     after = page.locator("g.city[data-city='Moscow'] circle").bounding_box()
     assert after["x"] + after["width"] / 2 == pytest.approx(cx, abs=3)
     assert after["y"] + after["height"] / 2 == pytest.approx(cy, abs=3)
