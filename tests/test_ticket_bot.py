@@ -313,18 +313,25 @@ def test_the_planner_finds_the_paths_networkx_finds_ties_included(variant_id):
     assert compared > 500  # most searches found a path: the comparison compared paths
 
 
-def test_plans_sharing_searches_are_the_plans_made_alone():
-    from ttr_bots.ticket_bot import build_graph, plan_tickets, read_view
+def _mid_game_plan_inputs(variant_id: str):
+    """The board, what the seat to act sees and its planning graph, 120 ticket-bot actions into a
+    4-player game: routes taken, hands and trains spent."""
+    from ttr_bots.ticket_bot import build_graph, read_view
 
-    game = Game(variant.load("usa"), ["P1", "P2", "P3", "P4"], 8)
+    game = Game(variant.load(variant_id), ["P1", "P2", "P3", "P4"], 8)
     players = [TicketBot(8, i) for i in range(4)]
-    for _ in range(120):  # the middle of a game: routes taken, hands and trains spent
+    for _ in range(120):
         seat = game.to_act()[0]
         game.apply(seat, players[seat].choose(game, seat))
-    seat = game.to_act()[0]
     board = game.board
-    seen = read_view(game.view(seat), board)
-    graph = build_graph(board, seen, set())
+    seen = read_view(game.view(game.to_act()[0]), board)
+    return board, seen, build_graph(board, seen, set())
+
+
+def test_plans_sharing_searches_are_the_plans_made_alone():
+    from ttr_bots.ticket_bot import plan_tickets
+
+    board, seen, graph = _mid_game_plan_inputs("usa")
     rng = random.Random(8)
     searches: dict = {}
     for _ in range(30):
@@ -336,17 +343,9 @@ def test_plans_sharing_searches_are_the_plans_made_alone():
 
 @pytest.mark.parametrize("variant_id", ["usa", "europe"])
 def test_a_plan_given_up_below_a_score_would_have_scored_below_it(variant_id):
-    from ttr_bots.ticket_bot import build_graph, plan_tickets, read_view
+    from ttr_bots.ticket_bot import plan_tickets
 
-    game = Game(variant.load(variant_id), ["P1", "P2", "P3", "P4"], 8)
-    players = [TicketBot(8, i) for i in range(4)]
-    for _ in range(120):
-        seat = game.to_act()[0]
-        game.apply(seat, players[seat].choose(game, seat))
-    seat = game.to_act()[0]
-    board = game.board
-    seen = read_view(game.view(seat), board)
-    graph = build_graph(board, seen, set())
+    board, seen, graph = _mid_game_plan_inputs(variant_id)
     rng = random.Random(8)
     given_up = 0
     for _ in range(40):

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import random
 
-from ttr_bots.route_graph import RouteGraph, board_index
-from ttr_bots.ticket_bot import TicketBot
+from ttr_bots.route_graph import RouteGraph
+from ttr_bots.ticket_bot import TicketBot, build_graph
 
 #: what a route weighs for its turn to claim, in trains
 TURN_WEIGHT = 2.0
@@ -62,27 +62,7 @@ def weighted_graph(board, seen, blocked, weights: dict[int, float]) -> RouteGrap
     """The ticket bot's graph (:func:`ttr_bots.ticket_bot.build_graph`: its own routes at 0, the
     free routes it could claim, between two cities the cheapest) with free routes weighed by
     ``weights`` (by length) instead of their length."""
-    g = RouteGraph(len(board.cities))
-    adj = g.adj
-    owner, seat, trains = seen.owner, seen.seat, seen.trains
-    for r in board.routes:
-        who = owner.get(r.index, -1)
-        if who == seat:
-            w = 0.0
-        elif who >= 0 or r.index in blocked or r.length > trains:
-            continue
-        else:
-            w = weights[r.length]
-        now = adj[r.ai].get(r.bi)
-        if now is None or w < now:
-            g.set_edge(r.ai, r.bi, w)
-    # as the ticket bot: a station of the seat's borrows an adjacent route of another player (R-STA-3)
-    at = board_index(board).at
-    for city in seen.my_stations:
-        for r in at[board.city_index[city]]:
-            if owner.get(r.index, seat) != seat:
-                g.set_edge(r.ai, r.bi, 0)
-    return g
+    return build_graph(board, seen, blocked, weights)
 
 
 __all__ = ["RouteValueBot", "route_weight", "weighted_graph"]

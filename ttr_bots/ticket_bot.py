@@ -352,9 +352,11 @@ class FreePlanned:
 Searches = dict[tuple[int, frozenset], "tuple[int, list[int]] | None"]
 
 
-def build_graph(board: Board, seen: Seen, blocked: frozenset[int] | set[int]) -> RouteGraph:
+def build_graph(board: Board, seen: Seen, blocked: frozenset[int] | set[int],
+                weights: Mapping[int, float] | None = None) -> RouteGraph:
     """Cities joined by the seat's own routes (weight 0) and the free routes it could still claim
-    (weight = length); between two cities, the cheapest. Routes of other players are left out."""
+    (weight = length, or ``weights[length]`` where given); between two cities, the cheapest. Routes
+    of other players are left out."""
     g = RouteGraph(len(board.cities))
     adj = g.adj
     owner, seat, trains = seen.owner, seen.seat, seen.trains
@@ -365,7 +367,7 @@ def build_graph(board: Board, seen: Seen, blocked: frozenset[int] | set[int]) ->
         elif who >= 0 or index in blocked or length > trains:
             continue
         else:
-            w = length
+            w = length if weights is None else weights[length]
         near = adj[a]
         now = near.get(b)
         if now is None or w < now:
