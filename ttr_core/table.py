@@ -43,6 +43,11 @@ class Refusal:
 _OPEN = object()  # no rule closes the route
 
 
+def _as_refusal(why: str | Refusal) -> Refusal:
+    """A ``ttr_closed_routes`` answer's entry as a refusal (a reason alone is ``closed``)."""
+    return why if isinstance(why, Refusal) else Refusal(CLOSED, why)
+
+
 class TableOperations:
     """Mixed into :class:`ttr_core.game.Game`: what ``state``, ``rng``, ``hook`` and ``_points`` are."""
 
@@ -94,21 +99,18 @@ class TableOperations:
 
     def closed_routes(self, seat: int) -> dict[int, str]:
         """The free routes ``seat`` may not claim now, with the reason (``ttr_closed_routes``, R-PAR)."""
-        closed: dict[int, str] = {}
-        for answer in self.hook.ttr_closed_routes(game=self, seat=seat):
-            if answer:  # most turns close nothing: listing claims asks this every turn
-                for index, why in answer.items():
-                    closed[index] = why.reason if isinstance(why, Refusal) else why
-        return closed
+        return {index: refusal.reason for index, refusal in self.closures(seat).items()}
 
     def closures(self, seat: int) -> dict[int, Refusal]:
         """The free routes ``seat`` may not claim now, each with its ``Refusal``: the code a rule
         gave (``own-parallel`` R-PAR-1, ``closed-parallel`` R-PAR-2), or ``closed`` for a rule that
-        answered ``ttr_closed_routes`` with a reason only."""
+        answered ``ttr_closed_routes`` with a reason only. Where two rules close a route, the last
+        one says why."""
         closed: dict[int, Refusal] = {}
         for answer in self.hook.ttr_closed_routes(game=self, seat=seat):
-            for index, why in (answer or {}).items():
-                closed[index] = why if isinstance(why, Refusal) else Refusal(CLOSED, why)
+            if answer:  # most turns close nothing
+                for index, why in answer.items():
+                    closed[index] = _as_refusal(why)
         return closed
 
     def claim_problem(self, seat: int, route: Route) -> Refusal | None:
@@ -122,10 +124,10 @@ class TableOperations:
             return Refusal(TAKEN, f"{route.id} belongs to seat {owner} already (R-ROUTE-5)")
         index, closure = route.index, _OPEN
         for answer in self.hook.ttr_closed_routes(game=self, seat=seat):
-            if answer and index in answer:  # the last rule closing it says why, as in ``closures``
+            if answer and index in answer:  # ``closures`` for one route, without merging the answers
                 closure = answer[index]
         if closure is not _OPEN:
-            return closure if isinstance(closure, Refusal) else Refusal(CLOSED, closure)
+            return _as_refusal(closure)
         trains = st.players[seat].trains
         if trains < route.length:
             return Refusal(TRAINS, f"{route.id} needs {route.length} trains, seat has {trains} (R-ROUTE-2)")
