@@ -115,7 +115,10 @@ class LegalByKind:
         return self.get(kind)
 
     def __contains__(self, kind: str) -> bool:
-        return bool(self.get(kind))
+        listing = self._kinds.get(kind)
+        if listing is None:
+            listing = self.get(kind)
+        return listing is not _NOTHING and bool(listing)
 
 
 def _list(game: Any, seat: int, handlers: Mapping[str, Any] | None, everything: Listing, kind: str) -> list[Action]:

@@ -31,7 +31,8 @@ How it plays, turn by turn:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence, Sized
+from collections.abc import Collection, Iterable, Mapping, Sequence, Sized
+from functools import partial
 from itertools import compress
 from operator import ne, sub
 from typing import Any
@@ -117,6 +118,7 @@ def read_view(view: Mapping[str, Any], board: Board, owner: Mapping[int, int] | 
 
 
 _NO_STATIONS: Mapping[str, Any] = {"cities": (), "left": 0}
+_COLOR_CARDS = len(COLORS)
 _NO_CITIES: frozenset[str] = frozenset()
 
 
@@ -128,35 +130,34 @@ def read_game(game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapp
     route owners by route index; ``stations``: the view's ``rules.stations``, if the variant has
     stations."""
     st = game.state
-    players, cards = st.players, game.cards
+    players, names = st.players, game.cards.names
     me = players[seat]
     hand = me.hand
-    mine = stations[seat] if seat < len(stations) else _NO_STATIONS
+    fewest = None  # the fewest trains of the other players still in the game
+    for p in players:
+        if p is not me and (fewest is None or p.trains < fewest) and not p.resigned:
+            fewest = p.trains
+    if stations:
+        mine = stations[seat] if seat < len(stations) else _NO_STATIONS
+        left, cities, anyone = mine["left"], tuple(mine["cities"]), frozenset([c for s in stations for c in s["cities"]])
+    else:
+        left, cities, anyone = 0, (), _NO_CITIES
     return Seen(
         seat,
         owner,
-        cards.counts_by_name(hand),  # a new dict: nobody else holds it
+        dict(compress(zip(names, hand), hand)),  # the held cards by name (card ids index the names): a new dict
         tuple(me.tickets),
         me.trains,
-        mine["left"],
-        tuple(mine["cities"]),
-        frozenset([c for s in stations for c in s["cities"]]) if stations else _NO_CITIES,
+        left,
+        cities,
+        anyone,
         st.final_round is not None,
-        _fewest_trains(players, me),
+        99 if fewest is None else fewest,
         len(st.ticket_deck),
         None if me.decision is None else _private(me.decision),
-        tuple(map(_names_or_none(cards.names).__getitem__, st.open_row)),  # -1, an empty slot: None
-        max(hand[:len(COLORS)]),  # card ids: the colours first
+        tuple(map(_names_or_none(names).__getitem__, st.open_row)),  # -1, an empty slot: None
+        max(hand[:_COLOR_CARDS]),  # card ids: the colours first
     )
-
-
-def _fewest_trains(players, me) -> int:
-    """The fewest trains of the other players still in the game (99 if none)."""
-    fewest = None
-    for p in players:
-        if p is not me and not p.resigned and (fewest is None or p.trains < fewest):
-            fewest = p.trains
-    return 99 if fewest is None else fewest
 
 
 #: the last decision read and what its player sees of it, replaced at once (threads may share it)
@@ -197,7 +198,7 @@ class Claims(Listing):
     __slots__ = ("_by_kind", "_seen", "_closed", "_of_route", "build", "built")
 
     def __init__(self, by_kind: LegalByKind, seen: Seen, build: bool = True):
-        super().__init__(lambda: by_kind.get("claim-route").items())
+        self._make, self._items = partial(_claims_listed, by_kind), None  # (``Listing.__init__``)
         self._by_kind, self._seen = by_kind, seen
         self._closed: Mapping[int, str] | None = None
         # the claims built so far, by route index: a turn asks for some routes more than once
@@ -250,6 +251,10 @@ class Claims(Listing):
                     out.append(_claim(claim, r.id, color, length - held if length > held else 0))
             if locos >= length:
                 out.append(_claim(claim, r.id, None, length))
+
+
+def _claims_listed(by_kind: LegalByKind) -> list[Action]:
+    return by_kind.get("claim-route").items()
 
 
 #: claims built, by class, route, colour and locomotives: actions are immutable values, and the
@@ -413,7 +418,7 @@ def plan_tickets(
     scores plans (the tickets' points, less twice those dropped, less a quarter of the cost): the
     cost only grows, and a ticket dropped stays dropped where no station can save it."""
     chosen: set[tuple[int, int]] = set()
-    zero: list[set[int]] = [set() for _ in board.cities]
+    zero: list[Collection[int]] = [_NO_CITY_IDS] * len(board.cities)  # a set where an edge is chosen (``_add_zero``)
     adj = graph.adj
     cost, done, planned, dropped = 0, [], [], []
     if below is not None:
@@ -477,10 +482,22 @@ def _opening_bound(board: Board, graph: RouteGraph, seen: Seen, tickets: Sequenc
     return points - lost
 
 
-def _choose(chosen: set[tuple[int, int]], zero: list[set[int]], u: int, v: int) -> None:
+def _choose(chosen: set[tuple[int, int]], zero: list[Collection[int]], u: int, v: int) -> None:
     chosen.add(_pair(u, v))
-    zero[u].add(v)
-    zero[v].add(u)
+    _add_zero(zero, u, v)
+
+
+def _add_zero(zero: list[Collection[int]], u: int, v: int) -> None:
+    """Mark the edge ``u``-``v`` free in ``zero``, whose cities share one empty set until they have one."""
+    for a, b in ((u, v), (v, u)):
+        near = zero[a]
+        if near is _NO_CITY_IDS:
+            zero[a] = {b}
+        else:
+            near.add(b)
+
+
+_NO_CITY_IDS: frozenset[int] = frozenset()
 
 
 def _uses(path: Sequence[int], chosen: set[tuple[int, int]]) -> bool:
@@ -489,7 +506,7 @@ def _uses(path: Sequence[int], chosen: set[tuple[int, int]]) -> bool:
 
 def _plan_stations(
     board: Board, graph: RouteGraph, seen: Seen, dropped: list[int], chosen: set[tuple[int, int]],
-    zero: list[set[int]], stations: list[str], budget: float, planned: list[int],
+    zero: list[Collection[int]], stations: list[str], budget: float, planned: list[int],
 ) -> list[int]:
     """Save dropped tickets with stations: another player's route becomes an edge of weight
     ``STATION_WEIGHT`` (no trains) if one of its cities can still take a station. Returns the
@@ -522,8 +539,7 @@ def _plan_stations(
             continue
         for e, city in zip(new_borrow, cities):
             borrowed[e] = city
-            zero[e[0]].add(e[1])
-            zero[e[1]].add(e[0])
+            _add_zero(zero, *e)
         stations.extend(cities)
         left -= len(cities)
         budget -= trains
@@ -633,7 +649,7 @@ class TicketBot:
         if changed is None:
             before = self._owners or [-1] * len(owners)
             changed = list(compress(range(len(owners)), map(ne, before, owners)))
-        self._routes_seen = [list(p.routes) for p in players]
+            self._routes_seen = [list(p.routes) for p in players]
         owner = dict(self._owner)  # a new dict: the seen of earlier decisions keep theirs
         for r in changed:
             if owners[r] >= 0:
@@ -647,11 +663,11 @@ class TicketBot:
     def _claimed_since(self, owners: Sequence[int], players: Sequence[Any]) -> list[int] | None:
         """The routes claimed since the owners were last seen, where each player's list of routes
         only grew at its end (each route claimed is in its owner's list, R-ROUTE-5); None if a
-        route was released, or the lists were not seen."""
+        route was released, or the lists were not seen. The lists that grew are taken as seen."""
         seen = self._routes_seen
         if seen is None or len(seen) != len(players):
             return None
-        claimed = []
+        claimed, grown = [], []
         for s, (player, before) in enumerate(zip(players, seen)):
             routes, n = player.routes, len(before)
             if len(routes) == n:
@@ -664,6 +680,9 @@ class TicketBot:
                     if owners[r] != s:
                         return None
                     claimed.append(r)
+                grown.append(s)
+        for s in grown:
+            seen[s] = list(players[s].routes)
         return claimed
 
     # --- pending decisions ------------------------------------------------------------------
