@@ -81,7 +81,7 @@ class LegalByKind:
     def __init__(self, game: Any, seat: int, handlers: Mapping[str, Any] | None = None):
         self.game, self.seat, self._handlers = game, seat, handlers
         self._kinds: dict[str, Listing] = {}
-        self.everything = Listing(lambda: game.legal_actions(seat))
+        self.everything = Listing(partial(game.legal_actions, seat))
 
     @classmethod
     def at_turn_start(cls, game: Any, seat: int) -> LegalByKind:

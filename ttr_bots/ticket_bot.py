@@ -34,7 +34,7 @@ import random
 from collections.abc import Collection, Iterable, Mapping, Sequence, Sized
 from functools import partial
 from itertools import compress
-from operator import ne, sub
+from operator import ne
 from typing import Any
 
 import attrs
@@ -310,9 +310,10 @@ class Plan:
     dropped: tuple[int, ...]  # tickets given up
 
 
-@attrs.frozen
+@attrs.define(eq=False)
 class FreePlanned:
-    """The free routes of a plan's connections, as the board stands."""
+    """The free routes of a plan's connections, as the board stands. Nothing changes one once made
+    (not frozen, as ``Seen``: one is made whenever a plan's connections change hands)."""
 
     plan: Plan
     groups: list[list[Route]]  # by connection (those with a free route), connections in order
@@ -950,12 +951,17 @@ class TicketBot:
         def completes(join: tuple[int, int]) -> int:
             return by_roots.get(_pair(find(join[0]), find(join[1])), 0) if by_roots else 0
 
-        best: tuple[float, str, Action] | None = None
+        best: tuple[float, str, Action] | None = None  # the most points, then the last name
+        worth: dict[str, float] = {}  # what claiming a route gains, by route (its claims differ in locomotives)
+        routes, route_index = board.routes, board.route_index
         for c in claims:
-            route = board.routes[board.route_index[c.route]]
-            gain = route.length * 1.5 + completes((route.ai, route.bi)) - c.locomotives * 0.01
-            key = (gain, c.route + (c.color or ""), c)
-            best = key if best is None or key[:2] > best[:2] else best
+            gain = worth.get(c.route)
+            if gain is None:
+                route = routes[route_index[c.route]]
+                gain = worth[c.route] = route.length * 1.5 + completes((route.ai, route.bi))
+            gain -= c.locomotives * 0.01
+            if best is None or gain > best[0] or (gain == best[0] and c.route + (c.color or "") > best[1]):
+                best = (gain, c.route + (c.color or ""), c)
         at = board_index(board).at
         for b in builds:
             ci = board.city_index[b.city]
@@ -1104,7 +1110,8 @@ def _fixed_needs(routes: list[tuple[int, Route]]) -> tuple[dict[str, int], list[
     colours and ferries' locomotives; and the grey routes, longest first, then by place (their
     colour depends on the hand)."""
     needs: dict[str, int] = {}
-    return needs, sorted(_add_needs(needs, routes), key=_longest_first)
+    grey = _add_needs(needs, routes)
+    return needs, sorted(grey, key=_longest_first) if len(grey) > 1 else grey
 
 
 def _add_needs(needs: dict[str, int], routes: list[tuple[int, Route]]) -> list[tuple[int, Route]]:
@@ -1124,15 +1131,12 @@ def _longest_first(placed: tuple[int, Route]) -> tuple[int, int]:
     return -placed[1].length, placed[0]
 
 
-_NONE = (0,) * len(COLORS)  # a colour's count where the hand or the needs have none
-
-
 def _add_grey_needs(hand: Mapping[str, int], needs: dict[str, int], grey: list[Route]) -> None:
     """Each grey route (longest first) in the colour with the most cards to spare, the first in
     COLORS of equals."""
     if not grey:
         return
-    spare = list(map(sub, map(hand.get, COLORS, _NONE), map(needs.get, COLORS, _NONE)))
+    spare = [hand.get(c, 0) - needs.get(c, 0) for c in COLORS]
     for r in grey:
         i = spare.index(max(spare))
         spare[i] -= r.length - r.ferry
