@@ -143,19 +143,30 @@ def plan_score(board: Board, plan: Plan) -> float:
 
 def plan_in_best_order(board: Board, graph: RouteGraph, seen: Seen, tickets: Sequence[int], budget: float,
                        searches: Searches) -> Plan:
-    """The best-scoring plan (:func:`plan_score`) of ``tickets`` over every order of them, each
-    planned greedily in that order (:func:`plan_in_order`); the first best in the ticket bot's
-    order (most points first). Where stations could save a dropped ticket, or there are too many
-    tickets to try every order, the ticket bot's own plan."""
-    if len(tickets) < 2 or len(tickets) > ORDERS_UP_TO or seen.stations_left:
+    """The best-scoring plan (:func:`plan_score`) of ``tickets`` over every order of those not
+    yet done (a done ticket costs nothing in any order), each planned greedily in that order
+    (:func:`plan_in_order`); the first best in the ticket bot's order (most points first). Where
+    stations could save a dropped ticket, or there are too many tickets to try every order, the
+    ticket bot's own plan."""
+    by_points = sorted(tickets, key=lambda t: (-board.tickets[t].points, t))
+    open_ = [t for t in by_points if not _done(board, graph, t)]
+    if len(open_) < 2 or len(open_) > ORDERS_UP_TO or seen.stations_left:
         return plan_tickets(board, graph, seen, tickets, budget, searches)
+    done = [t for t in by_points if t not in open_]
     best = None
-    for order in permutations(sorted(tickets, key=lambda t: (-board.tickets[t].points, t))):
-        plan = plan_in_order(board, graph, order, budget, searches)
+    for order in permutations(open_):
+        plan = plan_in_order(board, graph, (*done, *order), budget, searches)
         score = plan_score(board, plan)
         if best is None or score > best[0]:
             best = (score, plan)
     return best[1]
+
+
+def _done(board: Board, graph: RouteGraph, ticket: int) -> bool:
+    """Whether the seat's own routes join the ticket's cities already (R-TIX-2)."""
+    t = board.tickets[ticket]
+    found = graph.path_alone(t.ai, t.bi)
+    return found is not None and found[0] == 0
 
 
 def plan_in_order(board: Board, graph: RouteGraph, order: Sequence[int], budget: float, searches: Searches) -> Plan:
