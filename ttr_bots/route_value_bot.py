@@ -41,9 +41,9 @@ from ttr_bots.route_graph import RouteGraph, pair, shortest_path
 from ttr_bots.ticket_bot import Plan, Searches, Seen, TicketBot, _time_budget, build_graph, plan_tickets
 
 #: what a route weighs for its turn to claim, in trains
-TURN_WEIGHT = 2.0
+TURN_WEIGHT = 3.0
 #: how much of a route's points beyond one per train its weight loses
-POINTS_WEIGHT = 1 / 3
+POINTS_WEIGHT = 0.6
 #: plans of at most this many tickets try every order (24 orders of 4); more are planned greedily
 ORDERS_UP_TO = 4
 #: a plan's score: the points of its tickets done or planned, less those dropped, less this share
