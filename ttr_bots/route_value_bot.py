@@ -40,8 +40,10 @@ from itertools import permutations
 
 from ttr_core.board import Board
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
-from ttr_bots.route_graph import RouteGraph, pair, shortest_path
-from ttr_bots.ticket_bot import Plan, Searches, Seen, TicketBot, _time_budget, build_graph, plan_tickets
+from ttr_bots.route_graph import RouteGraph, board_index, pair, shortest_path
+from ttr_bots.ticket_bot import (
+    CARDS_PER_TURN, TRAINS_PER_TURN, Plan, Searches, Seen, TicketBot, build_graph, plan_tickets,
+)
 
 #: what a route weighs for its turn to claim, in trains
 TURN_WEIGHT = 3.0
@@ -65,6 +67,7 @@ class RouteValueBot(TicketBot):
         super().__init__(seed, seat)
         self.rng = random.Random(f"route-value-bot:{seed}:{seat}")
         self._weights: dict[int, float] | None = None  # by route length, from the rules' route points
+        self._owners_checked = -1  # the owners' version the plan was last checked against
 
     def choose(self, game, seat: int):
         if self._weights is None:
@@ -85,7 +88,7 @@ class RouteValueBot(TicketBot):
         """The offer whose tickets, planned in their best order with those held, score best within
         the ticket bot's budget (R-SET-4, R-TIX-1); of equals, the one keeping fewer, then the first."""
         graph = self._graph_for(board, seen)
-        budget = min(seen.trains * (1 - self.reserve), _time_budget(seen))
+        budget = min(seen.trains * (1 - self.reserve), time_budget(seen))
         searches = self._searches_on(graph)
         best = None  # ((score, -tickets kept), offer)
         for offer in offers:
@@ -97,13 +100,22 @@ class RouteValueBot(TicketBot):
         return best[1]
 
     def _plan_holding(self, board, seen, blocked: int) -> Plan:
-        """The ticket bot's plan while it holds; a plan it made anew is made again in the best order."""
-        before = self._plan
-        plan = super()._plan_holding(board, seen, blocked)
-        if before is None or not _same_plan_shrunk(plan, before):
-            graph = self._graph_for(board, seen)
-            plan = self._plan = plan_in_best_order(board, graph, seen, seen.tickets, seen.trains, self._searches_on(graph))
-        return plan
+        """The plan of its tickets in their best order (:func:`plan_in_best_order`), kept as the
+        ticket bot keeps its own: made again only for new tickets, stations or blocked routes, or
+        a planned connection that can no longer be built (:func:`still_valid`)."""
+        key = (seen.tickets, blocked, seen.my_stations, seen.stations_left)
+        if self._plan is not None and key == self._plan_key:
+            if self._owner_version != self._owners_checked:
+                self._free = None  # routes changed hands: the plan's free routes are worked out again
+                self._owners_checked = self._owner_version
+            kept = still_valid(board, seen, self._plan, self._blocked)
+            if kept is not None:
+                self._plan = kept
+                return kept
+        graph = self._graph_for(board, seen)
+        self._plan = plan_in_best_order(board, graph, seen, seen.tickets, seen.trains, self._searches_on(graph))
+        self._plan_key = key
+        return self._plan
 
     # --- cards ------------------------------------------------------------------------------
 
@@ -205,13 +217,32 @@ def plan_in_order(board: Board, graph: RouteGraph, order: Sequence[int], budget:
     return Plan(frozenset(chosen), (), cost, tuple(done), tuple(planned), tuple(dropped))
 
 
-def _same_plan_shrunk(plan: Plan, before: Plan) -> bool:
-    """Whether ``plan`` is ``before`` or what is left of it as connections get made (the ticket
-    bot keeps a plan that still holds), not a plan made anew."""
-    return plan is before or (
-        plan.pairs <= before.pairs and plan.done == before.done and plan.planned == before.planned
-        and plan.dropped == before.dropped and plan.stations == before.stations
-    )
+def time_budget(seen: Seen) -> float:
+    """About how many trains' worth of routes the seat can still pay before the game ends, as the
+    ticket bot guesses it: the cards in hand plus those of the turns left, guessed from the
+    opponent nearest the end (R-END-1)."""
+    return sum(seen.hand.values()) + CARDS_PER_TURN * seen.min_other_trains / TRAINS_PER_TURN
+
+
+def still_valid(board: Board, seen: Seen, plan: Plan, blocked: set[int]) -> Plan | None:
+    """``plan`` without the connections the seat has made since, or None if a planned connection
+    or station can no longer be built or the trains no longer suffice (as the ticket bot judges
+    its own plans: its cost is then counted in trains)."""
+    owner, seat, trains, between = seen.owner, seen.seat, seen.trains, board_index(board).between
+    pairs, cost = [], 0
+    for p in plan.pairs:
+        free = [r.length for r in between[p] if r.index not in owner and r.index not in blocked and r.length <= trains]
+        if any(owner.get(r.index) == seat for r in between[p]):
+            continue  # made already
+        if not free:
+            return None
+        pairs.append(p)
+        cost += min(free)
+    if cost > trains or any(c in seen.station_cities for c in plan.stations):
+        return None
+    if len(pairs) == len(plan.pairs):
+        return plan
+    return Plan(frozenset(pairs), plan.stations, cost, plan.done, plan.planned, plan.dropped)
 
 
 def _cards_short(seen: Seen, groups: Sequence[Sequence]) -> dict[str, int]:
@@ -229,4 +260,7 @@ def _cards_short(seen: Seen, groups: Sequence[Sequence]) -> dict[str, int]:
     return short
 
 
-__all__ = ["RouteValueBot", "plan_in_best_order", "plan_in_order", "plan_score", "route_weight", "weighted_graph"]
+__all__ = [
+    "RouteValueBot", "plan_in_best_order", "plan_in_order", "plan_score", "route_weight", "still_valid", "time_budget",
+    "weighted_graph",
+]
