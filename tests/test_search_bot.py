@@ -140,21 +140,33 @@ def test_a_decision_with_one_sensible_move_is_not_searched():
     assert bot.playouts == 0 and bot.searched == 0
 
 
-def test_by_default_it_thinks_less_per_decision_as_play_outs_grow_with_the_players():
-    # 48 play-outs divided by the number of players: a play-out of 4 players costs about twice one of 2
-    assert first_searched(SearchBot, played_to("usa", 2, 6, 0), 0).playouts == 24
-    game = _late_turn("usa", 4, 6)  # with more than 2 players only the last turns are searched
-    assert first_searched(SearchBot, game, game.to_act()[0]).playouts == 12
+def test_by_default_it_plays_out_the_same_budget_whatever_the_players():
+    assert first_searched(SearchBot, played_to("usa", 2, 6, 0), 0).playouts == search_bot.PLAYOUTS
+    game = _late_turn("usa", 4, 6)
+    assert first_searched(SearchBot, game, game.to_act()[0]).playouts == search_bot.PLAYOUTS
 
 
-def test_with_more_than_two_players_it_searches_only_the_last_turns():
-    game = played_to("usa", 4, 6, 0)  # tickets to keep at the start: its policy's choice
+def test_with_up_to_four_players_it_searches_every_turn_with_more_only_the_last_turns():
+    assert search_bot.MID_GAME_PLAYERS == 4
+    game = played_to("usa", 4, 6, 0)  # tickets to keep at the start: searched
+    bot = SearchBot(1, 0)
+    bot.choose(game, 0)
+    assert bot.searched == 1
+    game = played_to("usa", 5, 6, 0)  # with 5 players: its policy's choice
     bot = SearchBot(1, 0)
     assert bot.choose(game, 0) == SearchBot.policy(1, 0).choose(game, 0) and bot.searched == 0
-    game = _late_turn("usa", 4, 6)
+    game = _late_turn("usa", 5, 6)
     seat = game.to_act()[0]
     bot = SearchBot(1, seat)
     assert len(bot.candidates(game, seat, bot.base.choose(game, seat))) > 1
+
+
+def test_with_three_players_or_more_it_models_the_others_tickets_with_two_it_samples_them_at_random():
+    two, four = played_to("usa", 2, 6, 40), played_to("usa", 4, 6, 80)
+    assert SearchBot(1, 0).ticket_weights(two, 0) is None
+    weights = SearchBot(1, 0).ticket_weights(four, 0)
+    assert sorted(weights) == [1, 2, 3]
+    assert any(max(w.values()) > 1 for w in weights.values())  # their routes tell something
 
 
 def _late_turn(variant_id: str, players: int, seed: int) -> Game:
