@@ -11,6 +11,7 @@ from collections import Counter
 
 from ttr_bots.opponent_model import TicketModel, likely_tickets, route_needs
 from ttr_bots.sampling import sample
+from ttr_bots import search_bot
 from ttr_bots.search_bot import SearchBot
 from ttr_bots.ticket_bot import TicketBot
 from ttr_core import variant
@@ -98,7 +99,8 @@ def test_model_sampling_depends_on_the_seat_s_view_only():
     assert worlds[0] == worlds[1]
 
 
-def test_its_4_player_choices_do_not_change_with_what_the_others_hold():
+def test_its_4_player_choices_do_not_change_with_what_the_others_hold(monkeypatch):
+    monkeypatch.setattr(search_bot, "MID_GAME_PLAYERS", 4)  # every turn searched: more decisions checked
     seed = 9
     game = Game(variant.load("usa"), [f"P{i + 1}" for i in range(4)], seed)
     players = [QUICK(seed, 0), *(TicketBot(seed, i) for i in range(1, 4))]

@@ -146,16 +146,11 @@ def test_by_default_it_plays_out_the_same_budget_whatever_the_players():
     assert first_searched(SearchBot, game, game.to_act()[0]).playouts == search_bot.PLAYOUTS
 
 
-def test_with_up_to_four_players_it_searches_every_turn_with_more_only_the_last_turns():
-    assert search_bot.MID_GAME_PLAYERS == 4
-    game = played_to("usa", 4, 6, 0)  # tickets to keep at the start: searched
-    bot = SearchBot(1, 0)
-    bot.choose(game, 0)
-    assert bot.searched == 1
-    game = played_to("usa", 5, 6, 0)  # with 5 players: its policy's choice
+def test_with_more_than_two_players_it_searches_only_the_last_turns():
+    game = played_to("usa", 4, 6, 0)  # tickets to keep at the start: its policy's choice
     bot = SearchBot(1, 0)
     assert bot.choose(game, 0) == SearchBot.policy(1, 0).choose(game, 0) and bot.searched == 0
-    game = _late_turn("usa", 5, 6)
+    game = _late_turn("usa", 4, 6)
     seat = game.to_act()[0]
     bot = SearchBot(1, seat)
     assert len(bot.candidates(game, seat, bot.base.choose(game, seat))) > 1

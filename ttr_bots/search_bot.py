@@ -56,8 +56,9 @@ from ttr_bots.route_value_bot import RouteValueBot
 from ttr_bots.sampling import sample
 from ttr_bots.ticket_bot import TicketBot, read_view
 
-#: play-outs per decision by default, whatever the number of players (a 4-player usa move then
-#: takes at most about 0.8 s of CPU, a 2-player one about 0.5 s; see the README)
+#: play-outs per decision by default, whatever the number of players (a usa move then takes at most
+#: about 0.3 s of CPU in 4-player games, where only the last turns are searched, 0.5 s in 2-player
+#: ones; see the README)
 PLAYOUTS = 24
 #: a claim of this many spaces or more is tried besides its policy's move (the longest one)
 LONG_CLAIM = 5
@@ -71,10 +72,12 @@ LATE_TRAINS = 8
 LATE_CLAIMS = 4
 #: in games of at most this many players, decisions before the last turns are searched too (tickets
 #: to keep, drawing tickets, a long claim); with more, only the last turns' (``LATE_TRAINS``). In
-#: 4-player games it pays only once the others' tickets are modelled: with their true tickets (an
-#: upper bound) every turn searched won 55% of usa games against ticket bots where the last turns
-#: alone won 42% (bench/data/search-model-experiments.jsonl)
-MID_GAME_PLAYERS = 4
+#: 4-player usa games against ticket bots every turn searched measured no better than the last
+#: turns alone with the others' tickets at random (40% of seeds 1-40), somewhat better with them
+#: modelled (52% of seeds 1-46 where the last turns alone won 46%; with their true tickets, an
+#: upper bound no fair bot reaches, 55% of seeds 1001-1100 against 42%), but at about 30 times
+#: the time and not significantly: bench/data/search-model-experiments.jsonl
+MID_GAME_PLAYERS = 2
 #: a claim blocking what the others' likely tickets need is tried when it costs them at least this
 #: many trains of detour (or a ticket); the ``BLOCK_CLAIMS`` that cost them most (none by default:
 #: one measured no better in 4-player usa games, 16 wins of 43 against 19 without)
