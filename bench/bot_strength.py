@@ -239,7 +239,7 @@ def main() -> int:
     ap.add_argument("--search", action="store_true", help="measure the search bot against ticket bots instead")
     ap.add_argument("--players", default="4,2", help="with --search: player counts, comma-separated (default 4,2)")
     ap.add_argument("--iterations", type=int, default=None,
-                    help="with --search: play-outs per decision (default: the bot's own, 48 / players)")
+                    help="with --search: play-outs per decision (default: the bot's own, 24)")
     ap.add_argument("--seconds", type=float, default=None, help="with --search: at most this long per decision")
     ap.add_argument("--bot", default="search", help="with --search: the installed bot measured instead of the search "
                     "bot (its seat rotating as the search bot's), e.g. route-value, the search bot's own policy")

@@ -140,11 +140,10 @@ def test_a_decision_with_one_sensible_move_is_not_searched():
     assert bot.playouts == 0 and bot.searched == 0
 
 
-def test_by_default_it_thinks_less_per_decision_as_play_outs_grow_with_the_players():
-    # 48 play-outs divided by the number of players: a play-out of 4 players costs about twice one of 2
-    assert first_searched(SearchBot, played_to("usa", 2, 6, 0), 0).playouts == 24
-    game = _late_turn("usa", 4, 6)  # with more than 2 players only the last turns are searched
-    assert first_searched(SearchBot, game, game.to_act()[0]).playouts == 12
+def test_by_default_it_plays_out_the_same_budget_whatever_the_players():
+    assert first_searched(SearchBot, played_to("usa", 2, 6, 0), 0).playouts == search_bot.PLAYOUTS
+    game = _late_turn("usa", 4, 6)
+    assert first_searched(SearchBot, game, game.to_act()[0]).playouts == search_bot.PLAYOUTS
 
 
 def test_with_more_than_two_players_it_searches_only_the_last_turns():
@@ -155,6 +154,14 @@ def test_with_more_than_two_players_it_searches_only_the_last_turns():
     seat = game.to_act()[0]
     bot = SearchBot(1, seat)
     assert len(bot.candidates(game, seat, bot.base.choose(game, seat))) > 1
+
+
+def test_with_three_players_or_more_it_models_the_others_tickets_with_two_it_samples_them_at_random():
+    two, four = played_to("usa", 2, 6, 40), played_to("usa", 4, 6, 80)
+    assert SearchBot(1, 0).ticket_weights(two, 0) is None
+    weights = SearchBot(1, 0).ticket_weights(four, 0)
+    assert sorted(weights) == [1, 2, 3]
+    assert any(max(w.values()) > 1 for w in weights.values())  # their routes tell something
 
 
 def _late_turn(variant_id: str, players: int, seed: int) -> Game:

@@ -12,13 +12,21 @@ view and ``rng`` alone.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from ttr_core.game import Game
+from ttr_core.hidden import redeal_tickets
 
 
-def sample(game: Game, seat: int, rng: random.Random) -> Game:
-    """A full game consistent with what ``seat`` sees, drawn from ``rng`` (the game is untouched)."""
-    return canonical(game, seat).determinize(seat, rng)
+def sample(game: Game, seat: int, rng: random.Random, weights: Mapping[int, Mapping[int, float]] | None = None) -> Game:
+    """A full game consistent with what ``seat`` sees, drawn from ``rng`` (the game is untouched).
+    ``weights``: by seat, by ticket, how likely that seat holds that ticket
+    (:class:`ttr_bots.opponent_model.TicketModel`); the others' tickets are then drawn by them."""
+    world = canonical(game, seat).determinize(seat, rng)
+    if weights:
+        others = [s for s in range(len(world.state.players)) if s != seat]
+        redeal_tickets(world.state, others, world.board, rng, weights)
+    return world
 
 
 def canonical(game: Game, seat: int) -> Game:

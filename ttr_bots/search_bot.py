@@ -5,7 +5,10 @@ ticket bot planning by what a route is worth in turns and points, fewer and long
 alone wins far more often against ticket bots than a ticket bot does, in 4-player games above all.
 At a decision that matters, it lists a few candidate moves, its policy's move first, and
 samples full games consistent with what its seat sees (:mod:`ttr_bots.sampling`: the others'
-hands and tickets and the deck dealt anew, from its view only). In each sampled game it plays each
+hands and tickets and the deck dealt anew, from its view only). In games of ``model_players`` or
+more, the others' tickets are not dealt at random but drawn by how likely each player holds each
+ticket, judged from the routes it claimed (:mod:`ttr_bots.opponent_model`): the ticket bots of
+the play-outs then follow plans like the real players'. In each sampled game it plays each
 candidate, then the game on to its end, its own seat by its policy and the others by ticket-seeking
 bots (``SearchBot.others``), and scores the play-out by its margin over the best other player (a
 win counts ``WIN_POINTS`` more). Every candidate is played on the same sampled games by the same bots (common random
@@ -21,16 +24,18 @@ Candidates:
 * **a turn**: its policy's move; drawing new tickets instead of cards while the plan leaves
   trains to spare; the longest claim it can pay if 5 spaces or more; near the end of the game
   (8 trains or fewer, anyone's), the 4 longest claims, since play-outs are short by then;
+  optionally (``BLOCK_CLAIMS``, off: it measured no better) the claim of the route whose loss
+  would cost the others' likely tickets most;
 * other decisions (a second card, a tunnel's extra cards) are its policy's, unsearched.
 
 Budget (:class:`Budget`): ``iterations`` play-outs per decision, spread evenly over its candidates
-(at least ``MIN_WORLDS`` sampled games each; by default 48 divided by the number of players, as a
-play-out's cost grows with them); deterministic, so a game is reproduced from its seed.
+(at least ``MIN_WORLDS`` sampled games each; by default ``PLAYOUTS``); deterministic, so a game is reproduced from its seed.
 ``seconds`` optionally caps each decision's time too (a game is then no longer reproducible, as it
 depends on the machine's speed). :meth:`SearchBot.with_budget` makes a class with another budget,
 for ``local_bots`` or a benchmark.
 
-Fairness: it reads only its view, its legal actions and the public map, and samples the rest; its
+Fairness: it reads only its view, its legal actions, the public map and the routes' owners, and
+samples the rest; its
 own generator, seeded from the game seed and its seat, draws the samples. It never uses the game's
 generator.
 """
@@ -46,14 +51,15 @@ import attrs
 
 from ttr_core.actions import Action
 from ttr_core.game import Game
+from ttr_bots.opponent_model import TicketModel, likely_tickets, route_needs
 from ttr_bots.route_value_bot import RouteValueBot
 from ttr_bots.sampling import sample
 from ttr_bots.ticket_bot import TicketBot, read_view
 
-#: play-outs per decision by default: this many divided by the number of players, since a play-out
-#: costs about as many actions as there are players (24 in 2-player games, 12 in 4-player ones;
-#: a move then takes under a second, see the README)
-PLAYOUTS_TIMES_PLAYERS = 48
+#: play-outs per decision by default, whatever the number of players (a usa move then takes at most
+#: about 0.3 s of CPU in 4-player games, where only the last turns are searched, 0.5 s in 2-player
+#: ones; see the README)
+PLAYOUTS = 24
 #: a claim of this many spaces or more is tried besides its policy's move (the longest one)
 LONG_CLAIM = 5
 #: drawing new tickets is tried with this many trains or more, when the plan left needs at most
@@ -65,11 +71,18 @@ PLAN_SHARE_FOR_TICKETS = 0.5
 LATE_TRAINS = 8
 LATE_CLAIMS = 4
 #: in games of at most this many players, decisions before the last turns are searched too (tickets
-#: to keep, drawing tickets, a long claim); with more, only the last turns' (``LATE_TRAINS``): a
-#: 4-player play-out's margin is too noisy for a few sampled games to pick a better early move than
-#: the policy's (in 4-player usa games against ticket bots, searching every turn measured no better
-#: than the policy alone, 40% of seeds 1-40 against its 45%; only the last turns, 44.5% of seeds 1-200)
+#: to keep, drawing tickets, a long claim); with more, only the last turns' (``LATE_TRAINS``). In
+#: 4-player usa games against ticket bots every turn searched measured no better than the last
+#: turns alone with the others' tickets at random (40% of seeds 1-40), somewhat better with them
+#: modelled (52% of seeds 1-46 where the last turns alone won 46%; with their true tickets, an
+#: upper bound no fair bot reaches, 55% of seeds 1001-1100 against 42%), but at about 30 times
+#: the time and not significantly: bench/data/search-model-experiments.jsonl
 MID_GAME_PLAYERS = 2
+#: a claim blocking what the others' likely tickets need is tried when it costs them at least this
+#: many trains of detour (or a ticket); the ``BLOCK_CLAIMS`` that cost them most (none by default:
+#: one measured no better in 4-player usa games, 16 wins of 43 against 19 without)
+BLOCK_LOSS = 4
+BLOCK_CLAIMS = 0
 #: sampled games per decision at least (a spread needs two)
 MIN_WORLDS = 2
 #: another move replaces its policy's only if it gains this many standard errors on average
@@ -85,12 +98,12 @@ WIN_POINTS = 10
 class Budget:
     """How long the bot thinks about one decision: play-outs, and an optional time cap."""
 
-    iterations: int | None = None  # None: PLAYOUTS_TIMES_PLAYERS divided by the number of players
+    iterations: int | None = None  # None: PLAYOUTS
     seconds: float | None = None
 
     def playouts(self, players: int) -> int:
         """Play-outs per decision in a game of ``players``."""
-        return self.iterations if self.iterations is not None else max(1, PLAYOUTS_TIMES_PLAYERS // players)
+        return self.iterations if self.iterations is not None else PLAYOUTS
 
 
 class SearchBot:
@@ -102,6 +115,9 @@ class SearchBot:
     policy: type[TicketBot] = RouteValueBot
     #: the other seats' policy in play-outs
     others: type[TicketBot] = TicketBot
+    #: from this many players on, the others' tickets in sampled games are drawn by what their routes
+    #: tell (:mod:`ttr_bots.opponent_model`), and claims blocking them are tried; with fewer, at random
+    model_players = 3
 
     def __init__(self, seed: int, seat: int):
         self.seat = seat
@@ -109,6 +125,7 @@ class SearchBot:
         self.base = self.policy(seed, seat)  # the default move, and the source of candidates
         self.searched = 0  # decisions searched, for the benchmark
         self.playouts = 0
+        self.model: TicketModel | None = None  # built for the first game's board
 
     @classmethod
     def with_budget(cls, iterations: int | None = None, seconds: float | None = None) -> type[SearchBot]:
@@ -151,7 +168,27 @@ class SearchBot:
             out += _longest_claims(game, view, claims, LATE_CLAIMS)
         else:
             out += [c for c in _longest_claims(game, view, claims, 1) if _length(game, c) >= LONG_CLAIM]
+        out += self.block_claims(game, seat, view, claims)
         return _unique(out)
+
+    def block_claims(self, game: Game, seat: int, view: dict, claims: list[Action]) -> list[Action]:
+        """Claims of the routes whose loss would cost the others most (their likely tickets'
+        detours, or the tickets themselves), ``BLOCK_CLAIMS`` at most, each costing at least
+        ``BLOCK_LOSS``."""
+        weights = self.ticket_weights(game, seat)
+        if not weights or not claims or BLOCK_CLAIMS <= 0:
+            return []
+        board, owner = game.board, _owners(game)
+        mine = {board.ticket_index[t] for t in view["you"]["tickets"]}
+        loss: dict[int, float] = {}
+        for s, w in weights.items():
+            likely = likely_tickets({t: x for t, x in w.items() if t not in mine}, view["players"][s]["tickets"])
+            for r, lost in route_needs(board, owner, s, likely, len(view["players"]) >= 4).items():
+                loss[r] = loss.get(r, 0.0) + lost
+        wanted = {board.routes[r].id for r, lost in loss.items() if lost >= BLOCK_LOSS}
+        blocks = _longest_claims(game, view, [c for c in claims if c.route in wanted], len(wanted))
+        blocks.sort(key=lambda c: (-loss[board.route_index[c.route]], c.route))
+        return blocks[:BLOCK_CLAIMS]
 
     def search(self, game: Game, seat: int, candidates: Sequence[Action], rng: random.Random) -> Action:
         """The candidate that beats its policy's move (``candidates[0]``) by most over the same
@@ -161,8 +198,9 @@ class SearchBot:
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         worlds = max(MIN_WORLDS, budget.playouts(len(game.state.players)) // len(candidates))
         values: list[list[float]] = [[] for _ in candidates]
+        weights = self.ticket_weights(game, seat)
         for _ in range(worlds):
-            world, bots_seed = sample(game, seat, rng), rng.getrandbits(32)
+            world, bots_seed = sample(game, seat, rng, weights), rng.getrandbits(32)
             for i, candidate in enumerate(candidates):
                 values[i].append(self.playout(world, seat, candidate, bots_seed))
             if deadline is not None and len(values[0]) >= MIN_WORLDS and time.perf_counter() > deadline:
@@ -175,6 +213,16 @@ class SearchBot:
             if mean > _critical(len(gains)) * error and mean > best_gain:
                 best, best_gain = i, mean
         return candidates[best]
+
+    def ticket_weights(self, game: Game, seat: int) -> dict[int, dict[int, float]] | None:
+        """By other seat, how likely it holds each ticket, from the routes it owns (public); None
+        when the others' tickets are sampled at random (fewer players than ``model_players``)."""
+        if len(game.state.players) < self.model_players:
+            return None
+        if self.model is None or self.model.board is not game.board:
+            self.model = TicketModel(game.board)
+        owner = _owners(game)
+        return {s: self.model.weights(owner, s) for s in range(len(game.state.players)) if s != seat}
 
     def playout(self, world: Game, seat: int, first: Action, bots_seed: int) -> float:
         """``seat``'s margin over the best other player (plus ``WIN_POINTS`` for a win) after playing
@@ -201,6 +249,11 @@ def _critical(n: int) -> float:
     of freedom is (Cornish-Fisher expansion): 7.6 for 2 games, 3.2 for 4, 2.3 for 10."""
     z, df = CONFIDENCE, max(1, n - 1)
     return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
+
+
+def _owners(game: Game) -> dict[int, int]:
+    """The claimed routes' owners, by route index (public, R-ROUTE-5)."""
+    return {r: s for r, s in enumerate(game.state.owner) if s >= 0}
 
 
 def _unique(actions: Sequence[Action]) -> list[Action]:

@@ -4,7 +4,7 @@ sees (``Game.determinize``, for search bots; the test kit's view-leak check)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ttr_core.board import Board
 from ttr_core.state import GameState
@@ -50,3 +50,45 @@ def _redeal_tickets(state: GameState, others: Sequence[int], board: Board, rng: 
     for s, offered in offers.items():
         player = state.players[s]
         player.decision = player.decision.with_held_tickets(tuple(offered))
+
+
+def redeal_tickets(
+    state: GameState, others: Sequence[int], board: Board, rng: random.Random, weights: Mapping[int, Mapping[int, float]],
+) -> None:
+    """Deal anew, in place, the tickets that only ``others`` (and nobody) can see, each seat ``s``
+    of ``weights`` drawing its held tickets with chances in proportion to ``weights[s][ticket]``
+    (a ticket missing from them weighs 1), without replacement, among the unseen tickets of
+    each place's kind; the rest are shuffled among the remaining places, as :func:`redeal` does.
+    Piles keep their sizes and kinds. The others' hands and the deck are left alone."""
+    offers = {s: list(state.players[s].decision.held_tickets()) for s in others if state.players[s].decision}
+    held = {s: state.players[s].tickets for s in others if s in weights}
+    piles = [state.ticket_deck, state.boxed_tickets, *(state.players[s].tickets for s in others), *offers.values()]
+    pool: dict[str, list[int]] = {}
+    for pile in piles:
+        for ticket in pile:
+            pool.setdefault(board.tickets[ticket].kind, []).append(ticket)
+    for tickets in pool.values():
+        tickets.sort()  # the draw depends on which tickets are unseen, not on where they lie
+    drawn = {s: [_draw(pool[board.tickets[t].kind], weights[s], rng) for t in pile] for s, pile in held.items()}
+    for kind in sorted(pool):
+        rng.shuffle(pool[kind])
+    for pile in piles:
+        if any(pile is p for p in held.values()):
+            continue
+        pile[:] = [pool[board.tickets[t].kind].pop() for t in pile]
+    for s, tickets in drawn.items():
+        held[s][:] = tickets
+    for s, offered in offers.items():
+        player = state.players[s]
+        player.decision = player.decision.with_held_tickets(tuple(offered))
+
+
+def _draw(tickets: list[int], weights: Mapping[int, float], rng: random.Random) -> int:
+    """One of ``tickets``, taken out of the list, with chances in proportion to its weight."""
+    ws = [weights.get(t, 1.0) for t in tickets]
+    x = rng.random() * sum(ws)
+    for i, w in enumerate(ws):
+        x -= w
+        if x < 0:
+            return tickets.pop(i)
+    return tickets.pop()
