@@ -8,7 +8,11 @@ answered by ``tunnels``). Parallel routes close through the core's ``ttr_closed_
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Sequence
+from itertools import repeat
+from operator import add
 from typing import ClassVar, Protocol
 
 import attrs
@@ -87,6 +91,7 @@ class RouteClaimHooks:
 
 
 _COLOR_ID = {c: i for i, c in enumerate(COLORS)}
+_COLOR_IDS = range(len(COLORS))
 
 # Actions are immutable values, so the legal-action lists of every game share them: building
 # ~100 ClaimRoute objects per turn was most of the cost of listing legal actions.
@@ -105,80 +110,100 @@ def _claim(route_id: str, color: int, locomotives: int, triples: int) -> ClaimRo
 
 
 _LOCOS = len(COLORS)  # the paying kind "all locomotives", after the colours
+_FERRIES = _LOCOS + 1  # the paying kind "a ferry in colour c" is _FERRIES + c (with a ferry rule)
 
 
 class _Payable:
-    """Which routes a hand can pay, by paying kind and length: what listing claims reads instead of
-    every route.
+    """Which routes a hand can pay, by paying kind and length, and the claim each payment is: what
+    listing claims reads instead of every route.
 
     A route of ``L`` spaces can be paid in colour ``c`` (its own, or any for grey, R-ROUTE-3) with
     ``h > 0`` cards of it and ``n`` locomotives when ``L <= h + n``, with ``max(0, L - h)``
     locomotives; all in locomotives when ``L <= n``; by nobody with fewer than ``L`` trains. With a
-    ferry rule, a ferry's claims are not tabled: the rule says which payments fit, among those of
-    ``L <= h + n`` (a payment takes a card per space, a triple three).
+    ferry rule, a ferry's claims are not tabled (their kinds are ``_FERRIES + c``): the rule says
+    which payments fit, among those of ``L <= h + n`` (a payment takes a card per space, a triple
+    three).
 
-    ``sized[kind][L]`` are the codes of the routes of ``L`` spaces payable in ``kind``. A code,
-    ``route index * 16 + colour`` (8 for all locomotives), sorts the way claims are listed; and
-    ``info[code]`` is ``(route index, length, colour or -1, claims by number of locomotives, or
-    None for a ferry)``.
+    Claims are named by a *key*, ``code * width``: the code, ``route index * 16 + colour`` (8 for
+    all locomotives), sorts the way claims are listed; ``width`` is one more than the longest
+    route. ``claim_at[key]`` is the claim paying the route without locomotives (for the
+    all-locomotive kind, all in locomotives), and ``claim_at[key + h]`` the claim of a hand
+    holding ``h`` cards of the colour, fewer than the route's length: the rest in locomotives. So a
+    hand's claims are slices of the keys of its kinds, sorted, then looked up, with no step per
+    claim in Python.
+
+    ``by_length[kind][L]`` are the keys of the routes of ``L`` spaces payable in
+    ``kind``; ``ways_of[route index]`` are ``(kind, length, key)`` for every way to pay it.
     """
 
     def __init__(self, routes: Sequence[Route], ferry_rule: bool, locomotive: int):
         self.locomotive = locomotive
         self.top = max((r.length for r in routes), default=0)
+        self.width = self.top + 1
         self.routes = [(r.id, r) for r in routes]
         self.index_of = {r.id: r.index for r in routes}
-        self.info: list[tuple | None] = [None] * (16 * len(routes))
-        self.sized: list[list[list[int]]] = [[[] for _ in range(self.top + 1)] for _ in range(_LOCOS + 1)]
-        #: (kind, length, code) of every way to pay each route, by route index
-        self.codes_of: list[list[tuple[int, int, int]]] = [[] for _ in routes]
+        self.ferries = ferry_rule and any(r.ferry for r in routes)
+        kinds = _FERRIES + len(COLORS) if self.ferries else _LOCOS + 1
+        self.claim_at: list[ClaimRoute | None] = [None] * (16 * len(routes) * self.width)
+        self.by_length: list[list[list[int]]] = [[[] for _ in range(self.width)] for _ in range(kinds)]
+        self.ways_of: list[list[tuple[int, int, int]]] = [[] for _ in routes]
+        self.tabled: list[tuple[ClaimRoute, ...]] = []
         for r in routes:
             colors = range(len(COLORS)) if r.color == GRAY else (_COLOR_ID[r.color],)
             for c in colors:
-                ferry = ferry_rule and r.ferry
-                self._add(r, c, c, None if ferry else tuple(_claim(r.id, c, locos, 0) for locos in range(r.length + 1)))
+                if ferry_rule and r.ferry:
+                    self._add(r, _FERRIES + c, c, None)
+                else:
+                    self._add(r, c, c, tuple(_claim(r.id, c, locos, 0) for locos in range(r.length + 1)))
             self._add(r, _LOCOS, -1, tuple(_claim(r.id, -1, locos, 0) for locos in range(r.length + 1)))
+
+    def _add(self, r: Route, kind: int, color: int, claims: tuple[ClaimRoute, ...] | None) -> None:
+        key = (r.index * 16 + (color if color >= 0 else _LOCOS)) * self.width
+        self.by_length[kind][r.length].append(key)
+        self.ways_of[r.index].append((kind, r.length, key))
+        if claims is not None:
+            self.tabled.append(claims)
+            self.claim_at[key] = claims[-1 if color < 0 else 0]
+            for h in range(1, r.length):
+                self.claim_at[key + h] = claims[r.length - h]
 
     def known_claims(self, routes: Sequence[Route], payment_problem) -> None:
         """``known``: for each tabled claim whose payment fits its route (``payment_problem``), by
         the claim's ``id``: ``(claim, route, cards it takes)``. Listed claims are these objects,
         so checking and applying one needs no second look at its form and payment."""
         self.known: dict[int, tuple[ClaimRoute, Route, tuple[tuple[int, int], ...]]] = {}
-        for _, _, _, claims in filter(None, self.info):
-            for claim in claims or ():
+        for claims in self.tabled:
+            for claim in claims:
                 route = routes[self.index_of[claim.route]]
                 if payment_problem(route, claim) is None:
                     self.known[id(claim)] = (claim, route, _spent(route, claim, self.locomotive))
 
-    def _add(self, r: Route, kind: int, color: int, claims: tuple[ClaimRoute, ...] | None) -> None:
-        code = r.index * 16 + (color if color >= 0 else _LOCOS)
-        self.info[code] = (r.index, r.length, color, claims)
-        self.sized[kind][r.length].append(code)
-        self.codes_of[r.index].append((kind, r.length, code))
-
 
 class _FreeRoutes:
-    """``_Payable.sized`` less the routes someone owns, for one game (in ``game.memo``), with the
-    owners it was sorted by. Ownership is compared, not assumed, before every use, so whatever
+    """``_Payable.by_length`` less the routes someone owns, for one game (in ``game.memo``), with
+    the owners it was sorted by. Ownership is compared, not assumed, before every use, so whatever
     changed the state (an action, a rollback, a position loaded by hand) is taken in.
 
-    ``sized[kind][L]`` are the codes of the free routes of ``L`` spaces payable in ``kind``: what
-    a hand can pay in one kind is these lists up to some length, and a claim leaves one list per
-    way to pay the route."""
+    ``keyed[kind]`` are the keys of the free routes payable in ``kind``, by length then map order,
+    and ``ends[kind][m]`` how many of them have at most ``m`` spaces: what a hand can pay in one
+    kind is one slice, ``keyed[kind][:ends[kind][m]]``."""
 
-    __slots__ = ("owner", "counts", "sized")
+    __slots__ = ("owner", "counts", "keyed", "ends")
 
     def __init__(self, payable: _Payable, st: GameState):
         owner = st.owner
         self.owner = owner[:]
         self.counts = [len(p.routes) for p in st.players]
-        self.sized = [[[c for c in codes if owner[c >> 4] < 0] for codes in kind] for kind in payable.sized]
+        free = [[[k for k in keys if owner[k // payable.width >> 4] < 0] for keys in kind] for kind in payable.by_length]
+        self.keyed = [[k for keys in kind for k in keys] for kind in free]
+        self.ends = [list(itertools.accumulate(len(keys) for keys in kind)) for kind in free]
 
     def copy(self) -> _FreeRoutes:
         """An independent copy (``game.clone()`` takes one)."""
         twin = object.__new__(_FreeRoutes)
         twin.owner, twin.counts = self.owner[:], self.counts[:]
-        twin.sized = [[codes[:] for codes in kind] for kind in self.sized]
+        twin.keyed = [keys[:] for keys in self.keyed]
+        twin.ends = [ends[:] for ends in self.ends]
         return twin
 
     def sync(self, payable: _Payable, st: GameState) -> None:
@@ -194,13 +219,19 @@ class _FreeRoutes:
             trial[r] = owner[r]
         if trial != owner:
             changed = {r for r, (now, was) in enumerate(zip(owner, kept)) if now != was}
-        sized = self.sized
+        top = payable.top
         for r in changed:
             if (kept[r] < 0) != (owner[r] < 0):
-                # taken, its payments leave; freed, they come back (listing sorts)
-                change = list.remove if owner[r] >= 0 else list.append
-                for kind, length, code in payable.codes_of[r]:
-                    change(sized[kind][length], code)
+                taken = owner[r] >= 0  # taken, its payments leave; freed, they come back
+                for kind, length, key in payable.ways_of[r]:
+                    keys, ends = self.keyed[kind], self.ends[kind]
+                    if taken:
+                        keys.remove(key)
+                    else:
+                        bisect.insort(keys, key, ends[length - 1], ends[length])
+                    step = -1 if taken else 1
+                    for m in range(length, top + 1):
+                        ends[m] += step
             kept[r] = owner[r]
         self.counts = [len(p.routes) for p in st.players]
 
@@ -216,6 +247,16 @@ def _closed(game: GameAPI, seat: int):
 
 
 _NONE_CLOSED: frozenset[int] = frozenset()
+
+
+def _drop_closed(keys: list[int], closed, span: int) -> None:
+    """Take the claims of the ``closed`` routes out of the sorted ``keys`` (a route's keys lie
+    between ``index * span`` and the next route's)."""
+    for index in closed:
+        lo = bisect.bisect_left(keys, index * span)
+        hi = bisect.bisect_left(keys, (index + 1) * span, lo)
+        if lo < hi:
+            del keys[lo:hi]
 
 
 def spent_cards(game: GameAPI, route: Route, action: ClaimRoute) -> tuple[tuple[int, int], ...]:
@@ -266,47 +307,64 @@ class Claiming(Plugin):
         """One payment per route and paying colour, the cheapest (fewest locomotives), from card
         counts: routes in map order, each in its paying colours in card order, then in locomotives.
 
-        What the counts can pay is looked up by kind and length among the free routes
-        (:class:`_Payable`, :class:`_FreeRoutes`), not searched route by route."""
-        st = game.state
-        player = st.players[seat]
-        hand, trains = player.hand, player.trains
-        closed = _closed(game, seat)
+        What the counts can pay is a slice of the free routes per paying kind (:class:`_Payable`,
+        :class:`_FreeRoutes`), not a search route by route."""
+        player = game.state.players[seat]
+        hand = player.hand
         payable = self._payable(game)
         free = self._free_routes(game, payable)
+        keyed, ends = free.keyed, free.ends
+        top = payable.top if payable.top < player.trains else player.trains
         nl = hand[payable.locomotive]
-        top = payable.top
-        sized = free.sized
-        codes: list[int] = []
-        for length in range(1, min(nl, trains, top) + 1):
-            codes += sized[_LOCOS][length]
-        for c in range(len(COLORS)):
-            if hand[c]:
-                # every payment takes a card per space, locomotives or of its colour (a triple, three)
-                by_length = sized[c]
-                for length in range(1, min(hand[c] + nl, trains, top) + 1):
-                    codes += by_length[length]
-        codes.sort()
-        out: list[ClaimRoute] = []
-        add = out.append
-        info = payable.info
-        for code in codes:
-            index, length, color, claims = info[code]
-            if index in closed:
-                continue
-            if color < 0:
-                add(claims[length])
-            elif claims is None:  # a ferry: its rule says which payments fit (R-FER-1..2)
-                rid, route = payable.routes[index]
-                for locos, triples in self._ferry(game).options(route, hand[color], nl):
-                    # the all-locomotive payment is offered once, without a colour; a payment of
-                    # triples only (R-FER-2, every space marked) does use the colour
-                    if locos < length:
-                        add(_claim(rid, color, locos, triples))
-            else:
-                locos = length - hand[color]
-                add(claims[locos if locos > 0 else 0])
+        m = nl if nl < top else top
+        keys = keyed[_LOCOS][:ends[_LOCOS][m]] if m > 0 else []
+        for c in _COLOR_IDS:
+            h = hand[c]
+            if h:
+                # every payment takes a card per space, locomotives or of its colour (a triple, three):
+                # the routes of up to h spaces take no locomotives, the longer ones the difference
+                m = h + nl if h + nl < top else top
+                if h < m:
+                    by_length = ends[c]
+                    keys += keyed[c][:by_length[h]]
+                    keys += map(add, keyed[c][by_length[h]:by_length[m]], repeat(h))
+                else:
+                    keys += keyed[c][:ends[c][m]]
+        keys.sort()
+        closed = _closed(game, seat)
+        if closed:
+            _drop_closed(keys, closed, 16 * payable.width)
+        out = list(map(payable.claim_at.__getitem__, keys))
+        if payable.ferries:
+            self._add_ferries(game, payable, free, out, keys, hand, nl, top, closed)
         return out
+
+    def _add_ferries(
+        self, game, payable: _Payable, free: _FreeRoutes, out: list[ClaimRoute], keys: list[int],
+        hand: Sequence[int], nl: int, top: int, closed,
+    ) -> None:
+        """Put the free ferries' claims among ``out`` (listed by ``keys``), in map order: their rule
+        says which payments fit (R-FER-1..2), the cheapest for each number of triples."""
+        rule = self._ferry(game)
+        found = []
+        for c in _COLOR_IDS:
+            h = hand[c]
+            m = h + nl if h + nl < top else top
+            if not h or m <= 0:
+                continue
+            kind = _FERRIES + c
+            for key in free.keyed[kind][:free.ends[kind][m]]:
+                index = key // payable.width >> 4
+                if index in closed:
+                    continue
+                rid, route = payable.routes[index]
+                # the all-locomotive payment is offered once, without a colour; a payment of
+                # triples only (R-FER-2, every space marked) does use the colour
+                options = rule.options(route, h, nl)
+                found.append((key, [_claim(rid, c, locos, t) for locos, t in options if locos < route.length]))
+        for key, claims in sorted(found, reverse=True):  # from the last, so the places before stay put
+            i = bisect.bisect_left(keys, key)
+            out[i:i] = claims
 
     def _free_routes(self, game, payable: _Payable) -> _FreeRoutes:
         memo = getattr(game, "memo", None)
