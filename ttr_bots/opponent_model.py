@@ -38,22 +38,6 @@ MAX_EXPONENT = 30.0
 _FAR = math.inf
 
 
-def _dijkstra(adj: list[list[tuple[int, float]]], source: int) -> list[float]:
-    dist = [_FAR] * len(adj)
-    dist[source] = 0.0
-    heap = [(0.0, source)]
-    while heap:
-        d, u = heappop(heap)
-        if d > dist[u]:
-            continue
-        for v, w in adj[u]:
-            nd = d + w
-            if nd < dist[v]:
-                dist[v] = nd
-                heappush(heap, (nd, v))
-    return dist
-
-
 class TicketModel:
     """Ticket weights for the other seats of one board, from the routes each owns."""
 
@@ -95,7 +79,7 @@ class TicketModel:
             w = 0.0 if r.index in free else float(r.length)
             adj[r.ai].append((r.bi, w))
             adj[r.bi].append((r.ai, w))
-        from_city = {c: _dijkstra(adj, c) for c in self._cities}
+        from_city = {c: _distances(adj, c) for c in self._cities}
         return {t.index: from_city[t.ai][t.bi] for t in board.tickets}
 
 
@@ -122,7 +106,7 @@ def route_needs(board: Board, owner: Mapping[int, int], seat: int, tickets: Sequ
                 continue
             closed = frozenset([r]) if twins_open else frozenset([r, *board.routes[r].parallel])
             without = _seat_graph(board, owner, seat, closed)
-            detour = _dijkstra(without, ticket.ai)[ticket.bi]
+            detour = _distances(without, ticket.ai)[ticket.bi]
             loss = 2 * ticket.points if detour == _FAR else detour - dist[ticket.bi]
             needs[r] = needs.get(r, 0.0) + loss
     return needs
@@ -139,6 +123,10 @@ def _seat_graph(board: Board, owner: Mapping[int, int], seat: int, closed: froze
         adj[r.ai].append((r.bi, w))
         adj[r.bi].append((r.ai, w))
     return adj
+
+
+def _distances(adj: list[list[tuple[int, float]]], source: int) -> list[float]:
+    return _dijkstra_pred(adj, source)[0]
 
 
 def _dijkstra_pred(adj: list[list[tuple[int, float]]], source: int) -> tuple[list[float], list[int]]:
