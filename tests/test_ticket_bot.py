@@ -420,7 +420,7 @@ def test_reading_the_game_reads_what_the_view_shows(variant_id):
 def test_the_tickets_kept_are_the_best_offer_planned_in_full(variant_id):
     # keeping tickets stops planning offers that cannot beat the best one found: the same choice
     # as planning every offer and taking the first of the best
-    from ttr_bots.ticket_bot import _opening_bound, _time_budget, plan_tickets
+    from ttr_bots.ticket_bot import _opening_bound, time_budget, plan_tickets
 
     class Checked(TicketBot):
         kept = 0
@@ -428,7 +428,7 @@ def test_the_tickets_kept_are_the_best_offer_planned_in_full(variant_id):
         def keep_tickets(self, board, seen, offers):
             chosen = super().keep_tickets(board, seen, offers)
             graph = self._graph_for(board, seen)
-            budget = min(seen.trains * (1 - self.reserve), _time_budget(seen))
+            budget = min(seen.trains * (1 - self.reserve), time_budget(seen))
 
             def value(offer):
                 kept = tuple(board.ticket_index[t] for t in offer.tickets)

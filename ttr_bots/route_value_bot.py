@@ -42,7 +42,7 @@ from ttr_core.board import Board
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
 from ttr_bots.route_graph import RouteGraph, board_index, pair, shortest_path
 from ttr_bots.ticket_bot import (
-    CARDS_PER_TURN, TRAINS_PER_TURN, Plan, Searches, Seen, TicketBot, build_graph, plan_tickets,
+    Plan, Searches, Seen, TicketBot, build_graph, plan_tickets, still_valid, time_budget,
 )
 
 #: what a route weighs for its turn to claim, in trains
@@ -217,34 +217,6 @@ def plan_in_order(board: Board, graph: RouteGraph, order: Sequence[int], budget:
     return Plan(frozenset(chosen), (), cost, tuple(done), tuple(planned), tuple(dropped))
 
 
-def time_budget(seen: Seen) -> float:
-    """About how many trains' worth of routes the seat can still pay before the game ends, as the
-    ticket bot guesses it: the cards in hand plus those of the turns left, guessed from the
-    opponent nearest the end (R-END-1)."""
-    return sum(seen.hand.values()) + CARDS_PER_TURN * seen.min_other_trains / TRAINS_PER_TURN
-
-
-def still_valid(board: Board, seen: Seen, plan: Plan, blocked: set[int]) -> Plan | None:
-    """``plan`` without the connections the seat has made since, or None if a planned connection
-    or station can no longer be built or the trains no longer suffice (as the ticket bot judges
-    its own plans: its cost is then counted in trains)."""
-    owner, seat, trains, between = seen.owner, seen.seat, seen.trains, board_index(board).between
-    pairs, cost = [], 0
-    for p in plan.pairs:
-        free = [r.length for r in between[p] if r.index not in owner and r.index not in blocked and r.length <= trains]
-        if any(owner.get(r.index) == seat for r in between[p]):
-            continue  # made already
-        if not free:
-            return None
-        pairs.append(p)
-        cost += min(free)
-    if cost > trains or any(c in seen.station_cities for c in plan.stations):
-        return None
-    if len(pairs) == len(plan.pairs):
-        return plan
-    return Plan(frozenset(pairs), plan.stations, cost, plan.done, plan.planned, plan.dropped)
-
-
 def _cards_short(seen: Seen, groups: Sequence[Sequence]) -> dict[str, int]:
     """By colour: the fewest cards short of paying a free planned route in that colour (a grey
     route in any, R-ROUTE-2..3), locomotives in hand counted; colours of routes already payable
@@ -261,6 +233,5 @@ def _cards_short(seen: Seen, groups: Sequence[Sequence]) -> dict[str, int]:
 
 
 __all__ = [
-    "RouteValueBot", "plan_in_best_order", "plan_in_order", "plan_score", "route_weight", "still_valid", "time_budget",
-    "weighted_graph",
+    "RouteValueBot", "plan_in_best_order", "plan_in_order", "plan_score", "route_weight", "weighted_graph",
 ]

@@ -706,7 +706,7 @@ class TicketBot:
         """The offer whose tickets, planned with those held, score best within the budget: the
         first of the best, as ``max(offers, key=...)`` would choose."""
         graph = self._graph_for(board, seen)
-        budget = min(seen.trains * (1 - self.reserve), _time_budget(seen))
+        budget = min(seen.trains * (1 - self.reserve), time_budget(seen))
         searches = self._searches_on(graph)
         pts = board.tickets
         held = sum([pts[t].points for t in seen.tickets])
@@ -821,7 +821,7 @@ class TicketBot:
                 self._moved.clear()  # none of them touches the plan: they never will
                 return self._plan
             touched = self._touches(board, self._plan)
-            kept = _still_valid(board, seen, self._plan, self._blocked)
+            kept = still_valid(board, seen, self._plan, self._blocked)
             self._moved.clear()
             if touched or kept is not self._plan:
                 self._free = None  # (the free routes of the same connections are the same)
@@ -1031,7 +1031,7 @@ def may_pay(seen: Seen, routes: Iterable[Route]) -> list[Route]:
     return [r for r in routes if r.length <= trains and r.length <= (most if r.color == GRAY else hand.get(r.color, 0) + locos)]
 
 
-def _time_budget(seen: Seen) -> float:
+def time_budget(seen: Seen) -> float:
     """About how many trains' worth of routes the seat can still pay before the game ends: the
     cards in hand plus about two per turn left, where the turns left are guessed from the
     opponent nearest the end (placing a little over one train per turn, R-END-1)."""
@@ -1048,7 +1048,7 @@ def _safe_to_draw_tickets(seen: Seen, plan: Plan) -> bool:
     )
 
 
-def _still_valid(board: Board, seen: Seen, plan: Plan, blocked: set[int]) -> Plan | None:
+def still_valid(board: Board, seen: Seen, plan: Plan, blocked: set[int]) -> Plan | None:
     """``plan`` without the connections the seat has made since, or None if a planned connection
     or station can no longer be built, or the trains no longer suffice."""
     owner, seat, trains, between = seen.owner, seen.seat, seen.trains, board_index(board).between
