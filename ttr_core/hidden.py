@@ -35,8 +35,7 @@ def _redeal_cards(state: GameState, others: Sequence[int], rng: random.Random) -
 def _redeal_tickets(state: GameState, others: Sequence[int], board: Board, rng: random.Random) -> None:
     # Every place an unseen ticket lies in, as (pile, index); the tickets of one kind are shuffled
     # among the places that held that kind, so every pile keeps its size and its kinds.
-    offers = {s: list(state.players[s].decision.held_tickets()) for s in others if state.players[s].decision}
-    piles = [state.ticket_deck, state.boxed_tickets, *(state.players[s].tickets for s in others), *offers.values()]
+    offers, piles = _unseen_piles(state, others)
     places: dict[str, list[tuple[list[int], int]]] = {}
     for pile in piles:
         for i, ticket in enumerate(pile):
@@ -47,9 +46,7 @@ def _redeal_tickets(state: GameState, others: Sequence[int], board: Board, rng: 
         rng.shuffle(tickets)
         for (pile, i), ticket in zip(spots, tickets):
             pile[i] = ticket
-    for s, offered in offers.items():
-        player = state.players[s]
-        player.decision = player.decision.with_held_tickets(tuple(offered))
+    _give_back_offers(state, offers)
 
 
 def redeal_tickets(
@@ -60,9 +57,8 @@ def redeal_tickets(
     (a ticket missing from them weighs 1), without replacement, among the unseen tickets of
     each place's kind; the rest are shuffled among the remaining places, as :func:`redeal` does.
     Piles keep their sizes and kinds. The others' hands and the deck are left alone."""
-    offers = {s: list(state.players[s].decision.held_tickets()) for s in others if state.players[s].decision}
+    offers, piles = _unseen_piles(state, others)
     held = {s: state.players[s].tickets for s in others if s in weights}
-    piles = [state.ticket_deck, state.boxed_tickets, *(state.players[s].tickets for s in others), *offers.values()]
     pool: dict[str, list[int]] = {}
     for pile in piles:
         for ticket in pile:
@@ -78,6 +74,18 @@ def redeal_tickets(
         pile[:] = [pool[board.tickets[t].kind].pop() for t in pile]
     for s, tickets in drawn.items():
         held[s][:] = tickets
+    _give_back_offers(state, offers)
+
+
+def _unseen_piles(state: GameState, others: Sequence[int]) -> tuple[dict[int, list[int]], list[list[int]]]:
+    """The piles of tickets only ``others`` (and nobody) can see: the deck, the box, the others'
+    tickets and the offers they are deciding on (copied, by seat: see :func:`_give_back_offers`)."""
+    offers = {s: list(state.players[s].decision.held_tickets()) for s in others if state.players[s].decision}
+    return offers, [state.ticket_deck, state.boxed_tickets, *(state.players[s].tickets for s in others), *offers.values()]
+
+
+def _give_back_offers(state: GameState, offers: dict[int, list[int]]) -> None:
+    # a pending decision is frozen: the re-dealt offer goes back as a new one
     for s, offered in offers.items():
         player = state.players[s]
         player.decision = player.decision.with_held_tickets(tuple(offered))
