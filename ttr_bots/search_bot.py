@@ -175,8 +175,10 @@ class SearchBot:
         """Claims of the routes whose loss would cost the others most (their likely tickets'
         detours, or the tickets themselves), ``BLOCK_CLAIMS`` at most, each costing at least
         ``BLOCK_LOSS``."""
+        if BLOCK_CLAIMS <= 0 or not claims:
+            return []
         weights = self.ticket_weights(game, seat)
-        if not weights or not claims or BLOCK_CLAIMS <= 0:
+        if not weights:
             return []
         board, owner = game.board, _owners(game)
         mine = {board.ticket_index[t] for t in view["you"]["tickets"]}
