@@ -18,18 +18,19 @@ Drawing, it takes the open card of a colour its plan lacks whose route is then n
 paid (fewest cards short), rather than the colour most lacking overall: a route claimed sooner is
 a route nobody else takes first.
 
-Everything else (claiming, the end of the game, and the measure by which it keeps tickets) is the
-ticket bot's, reading the plan made so; the plan's cost, in these weights, is what its budget of
-trains is compared with.
+Claiming, it keeps its locomotives while every other player has more than
+``SAVE_LOCOMOTIVES_ABOVE`` trains: a planned route is claimed then only with coloured cards (R-ROUTE-3)
+(a ferry's marks aside), and waits for them otherwise. A locomotive pays any colour, so it is
+worth most to the long routes this plan prefers, whose one colour comes slowest, and at the end.
+
+Everything else (which route to claim, the end of the game, and the measure by which it keeps
+tickets) is the ticket bot's, reading the plan made so; the plan's cost, in these weights, is what
+its budget of trains is compared with.
 
 Measured against three ticket bots (usa, 4 players, its seat rotating; the ticket bot itself wins
-24% there, par is 25%): 59.5% of games 1-200 [52.6%, 66.1%], and 51.6% of 1,600 screening games
-(seeds 20000-21799) where the weights of ``n + 2 - (points(n) - n) / 3`` with the ticket bot's
-greedy plan won 39.4%. Of that, the weights (``TURN_WEIGHT`` 3, ``POINTS_WEIGHT`` 0.6, the best
-of 1.5-3.5 and 1/4-3/4: a 6-space route now weighs less than a 1-space one) give about 8 points of
-win rate, the ordered plans about 3 to 7; drawing for the nearest route measured within noise
-(about 1). Against one ticket bot in 2-player games: 71.5% of games 1-200 [64.9%, 77.3%]. Every
-experiment, the failed ones too, is in ``bench/data/route-value-experiments.jsonl``.
+24% there, par is 25%), of the route weights, the ordered plans, the nearest-route drawing and the
+kept locomotives, the weights and the locomotives give most; every experiment, the failed ones
+too, and its figures are in ``bench/data/route-value-experiments.jsonl``.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from ttr_core.board import Board
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
 from ttr_bots.route_graph import RouteGraph, board_index, pair, shortest_path
 from ttr_bots.ticket_bot import (
-    Plan, Searches, Seen, TicketBot, build_graph, plan_tickets, still_valid, time_budget,
+    Plan, Searches, Seen, TicketBot, build_graph, claims_of, may_pay, plan_tickets, still_valid, time_budget,
 )
 
 #: what a route weighs for its turn to claim, in trains
@@ -56,6 +57,10 @@ ORDERS_UP_TO = 4
 COST_SHARE = 0.25
 #: how short of a route a colour is counted when no route lacks it (it is needed, but not yet)
 NOT_SHORT = 99
+#: while every other player has more trains than this, planned routes are paid without
+#: locomotives (bar a ferry's marks): the locomotives are kept for the long routes, whose colour
+#: comes slowest, and for the end
+SAVE_LOCOMOTIVES_ABOVE = 15
 
 
 class RouteValueBot(TicketBot):
@@ -116,6 +121,25 @@ class RouteValueBot(TicketBot):
         self._plan = plan_in_best_order(board, graph, seen, seen.tickets, seen.trains, self._searches_on(graph))
         self._plan_key = key
         return self._plan
+
+    # --- claims -----------------------------------------------------------------------------
+
+    def claim_along_plan(self, board, seen, plan, claims, can_draw):
+        """The ticket bot's claim along the plan; but while every other player has more than
+        ``SAVE_LOCOMOTIVES_ABOVE`` trains (far from the end, R-END-1) and a card can be drawn
+        instead, only among the payments without locomotives (R-ROUTE-3; a ferry's marks still
+        take theirs, R-FER-1)."""
+        if seen.min_other_trains <= SAVE_LOCOMOTIVES_ABOVE:
+            return super().claim_along_plan(board, seen, plan, claims, can_draw)
+        payable = may_pay(seen, self._free_planned(board, seen, plan).routes)
+        if not payable:
+            return None
+        routes, index = board.routes, board.route_index
+        listed = claims_of(claims, payable)
+        plain = [c for c in listed if c.locomotives <= routes[index[c.route]].ferry]
+        if len(plain) < len(listed) and not can_draw:
+            plain = listed  # no card to draw: nothing better to do with the turn
+        return super().claim_along_plan(board, seen, plan, plain, can_draw)
 
     # --- cards ------------------------------------------------------------------------------
 
