@@ -136,7 +136,9 @@ class _Payable:
     ``kind``; by route index, ``keys_of`` are ``(kind, key)`` for every way to pay it and
     ``length_of`` its spaces; ``fewer[L]`` is one for each length from ``L``: what a route of ``L``
     spaces takes from the counts of its kinds by length (``_FreeRoutes.ends``).
-    ``unclaimed`` are the free routes of a game in which nobody owns a route yet.
+    ``unclaimed`` are the free routes of a game in which nobody owns a route yet;
+    ``ferry_claims[(key, h, n)]`` the claims of a ferry's key for ``h`` cards of its colour and
+    ``n`` locomotives (``Claiming._ferry_claims``).
     """
 
     def __init__(self, routes: Sequence[Route], ferry_rule: bool, locomotive: int):
@@ -153,6 +155,7 @@ class _Payable:
         self.fewer = [(0,) * length + (1,) * (self.width - length) for length in range(self.width)]
         self.length_of = [r.length for r in routes]
         self.tabled: list[tuple[ClaimRoute, ...]] = []
+        self.ferry_claims: dict[tuple[int, int, int], tuple[ClaimRoute, ...]] = {}
         for r in routes:
             colors = range(len(COLORS)) if r.color == GRAY else (_COLOR_ID[r.color],)
             for c in colors:
@@ -351,7 +354,8 @@ class Claiming(Plugin):
     ) -> None:
         """Put the free ferries' claims among ``out`` (listed by ``keys``), in map order: their rule
         says which payments fit (R-FER-1..2), the cheapest for each number of triples."""
-        rule = self._ferry(game)
+        span = 16 * payable.width
+        known = payable.ferry_claims
         found = []
         for c in _COLOR_IDS:
             h = hand[c]
@@ -360,17 +364,30 @@ class Claiming(Plugin):
                 continue
             kind = _FERRIES + c
             for key in free.keyed[kind][:free.ends[kind][m]]:
-                index = key // payable.width >> 4
-                if index in closed:
+                if key // span in closed:
                     continue
-                rid, route = payable.routes[index]
-                # the all-locomotive payment is offered once, without a colour; a payment of
-                # triples only (R-FER-2, every space marked) does use the colour
-                options = rule.options(route, h, nl)
-                found.append((key, [_claim(rid, c, locos, t) for locos, t in options if locos < route.length]))
+                claims = known.get((key, h, nl))
+                if claims is None:
+                    claims = self._ferry_claims(game, payable, key, c, h, nl)
+                if claims:
+                    found.append((key, claims))
         for key, claims in sorted(found, reverse=True):  # from the last, so the places before stay put
             i = bisect.bisect_left(keys, key)
             out[i:i] = claims
+
+    def _ferry_claims(self, game, payable: _Payable, key: int, c: int, h: int, nl: int) -> tuple[ClaimRoute, ...]:
+        """The claims of the ferry payment ``key`` (a route in colour ``c``) open to a hand of ``h``
+        cards of ``c`` and ``nl`` locomotives, kept in ``payable.ferry_claims`` (hands are few: the
+        deck bounds them)."""
+        rid, route = payable.routes[key // (16 * payable.width)]
+        # the all-locomotive payment is offered once, without a colour; a payment of
+        # triples only (R-FER-2, every space marked) does use the colour
+        options = self._ferry(game).options(route, h, nl)
+        claims = tuple(_claim(rid, c, locos, t) for locos, t in options if locos < route.length)
+        if len(payable.ferry_claims) >= _CLAIMS_LIMIT:
+            payable.ferry_claims.clear()
+        payable.ferry_claims[(key, h, nl)] = claims
+        return claims
 
     def _free_routes(self, game, payable: _Payable) -> _FreeRoutes:
         memo = getattr(game, "memo", None)
