@@ -59,11 +59,7 @@ class ParallelRoutes(Plugin):
         try:
             return self._kept_closes
         except AttributeError:
-            self._kept_closes = {
-                r.index: tuple((other, _refusal(OWN_PARALLEL, r.id, 0)) for other in r.parallel)
-                for r in board.routes
-                if r.parallel
-            }
+            self._build_closes(board)
             return self._kept_closes
 
     def _closes_by_index(self, board) -> list[tuple[tuple[int, Refusal], ...]]:
@@ -72,9 +68,17 @@ class ParallelRoutes(Plugin):
         try:
             return self._kept_closes_by_index
         except AttributeError:
-            closes = self._closes_of_own(board)
-            self._kept_closes_by_index = [closes.get(r.index, ()) for r in board.routes]
+            self._build_closes(board)
             return self._kept_closes_by_index
+
+    def _build_closes(self, board) -> None:
+        # both at once, whichever player count comes first: the instance is complete after its first game
+        self._kept_closes = {
+            r.index: tuple((other, _refusal(OWN_PARALLEL, r.id, 0)) for other in r.parallel)
+            for r in board.routes
+            if r.parallel
+        }
+        self._kept_closes_by_index = [self._kept_closes.get(r.index, ()) for r in board.routes]
 
 
 # Refusals are frozen values: every game shares them (closures are asked at every turn).
