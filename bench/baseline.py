@@ -305,8 +305,14 @@ class Side:
         self.log.close()
 
 
-def compare_with(commit: str, rounds: int, quick: bool, say=print) -> tuple[list[dict[str, str]], dict[str, Any]]:
-    """Run every case in both engines, ``rounds`` interleaved rounds; the table rows and the header facts."""
+def compare_with(
+    commit: str, rounds: int, quick: bool, say=print, only: str | None = None,
+) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    """Run every case (or those whose name contains ``only``) in both engines, ``rounds``
+    interleaved rounds; the table rows and the header facts."""
+    cases = [case for case in CASES if only is None or only in case[0]]
+    if not cases:
+        raise SystemExit(f"--only {only!r}: no case name contains it (cases: {'; '.join(c[0] for c in CASES)})")
     python = baseline_python(commit, say)
     sha = resolve(commit)[:7]
     with tempfile.TemporaryDirectory(prefix="ttr-bench-") as tmp:
@@ -316,9 +322,9 @@ def compare_with(commit: str, rounds: int, quick: bool, say=print) -> tuple[list
         try:
             for side in sides:
                 say(f"{side.label}: ttr-engine {side.about['version']} from {side.about['ttr_core']}")
-            results: dict[str, list[list[dict]]] = {name: [[], []] for name, _, _ in CASES}
+            results: dict[str, list[list[dict]]] = {name: [[], []] for name, _, _ in cases}
             for r in range(rounds):
-                for i, (name, kind, params) in enumerate(CASES):
+                for i, (name, kind, params) in enumerate(cases):
                     order = (0, 1) if (r + i) % 2 == 0 else (1, 0)  # who goes first alternates
                     for s in order:
                         results[name][s].append(sides[s].ask(name, kind, scaled(params, quick)))
@@ -326,7 +332,7 @@ def compare_with(commit: str, rounds: int, quick: bool, say=print) -> tuple[list
         finally:
             for side in sides:
                 side.close()
-    rows = [row(name, kind, scaled(params, quick), *results[name]) for name, kind, params in CASES]
+    rows = [row(name, kind, scaled(params, quick), *results[name]) for name, kind, params in cases]
     return rows, {"baseline": sha, "this": [s.about for s in sides]}
 
 

@@ -435,6 +435,8 @@ def main() -> None:
                     help="run the targets' cases side by side with COMMIT (installed once into build/bench-baselines/)")
     ap.add_argument("--rounds", type=int, default=None, help="interleaved rounds with --baseline (default 5, 1 with --quick)")
     ap.add_argument("--markdown", action="store_true", help="with --baseline: also print the table as Markdown (the README's)")
+    ap.add_argument("--only", metavar="TEXT",
+                    help="with --baseline: only the cases whose name contains TEXT (e.g. 'random bots')")
     args = ap.parse_args()
     if args.baseline:
         return main_baseline(args)
@@ -464,7 +466,7 @@ def main_baseline(args) -> None:
     rounds = args.rounds or (1 if args.quick else 5)
     fast, slow = _reference_loop()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    rows, facts = baseline.compare_with(args.baseline, rounds, args.quick, say=con.print)
+    rows, facts = baseline.compare_with(args.baseline, rounds, args.quick, say=con.print, only=args.only)
     header = (f"ttr-engine {_commit()} (this tree) against {facts['baseline']}, side by side: {rounds} interleaved round(s), "
               f"fastest of each; {time.strftime('%Y-%m-%d %H:%M %Z')}, Python {platform.python_version()}, "
               f"{platform.machine()}, {_cpus()} cores; reference loop {fast * 1e3:.0f} ms (slowest {slow * 1e3:.0f}); "

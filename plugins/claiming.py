@@ -12,7 +12,7 @@ import bisect
 import itertools
 from collections.abc import Sequence
 from itertools import repeat
-from operator import add
+from operator import add, sub
 from typing import ClassVar, Protocol
 
 import attrs
@@ -133,7 +133,12 @@ class _Payable:
     claim in Python.
 
     ``by_length[kind][L]`` are the keys of the routes of ``L`` spaces payable in
-    ``kind``; ``ways_of[route index]`` are ``(kind, length, key)`` for every way to pay it.
+    ``kind``; by route index, ``keys_of`` are ``(kind, key)`` for every way to pay it and
+    ``length_of`` its spaces; ``fewer[L]`` is one for each length from ``L``: what a route of ``L``
+    spaces takes from the counts of its kinds by length (``_FreeRoutes.ends``).
+    ``unclaimed`` are the free routes of a game in which nobody owns a route yet;
+    ``ferry_claims[(key, h, n)]`` the claims of a ferry's key for ``h`` cards of its colour and
+    ``n`` locomotives (``Claiming._ferry_claims``).
     """
 
     def __init__(self, routes: Sequence[Route], ferry_rule: bool, locomotive: int):
@@ -146,8 +151,11 @@ class _Payable:
         kinds = _FERRIES + len(COLORS) if self.ferries else _LOCOS + 1
         self.claim_at: list[ClaimRoute | None] = [None] * (16 * len(routes) * self.width)
         self.by_length: list[list[list[int]]] = [[[] for _ in range(self.width)] for _ in range(kinds)]
-        self.ways_of: list[list[tuple[int, int, int]]] = [[] for _ in routes]
+        self.keys_of: list[list[tuple[int, int]]] = [[] for _ in routes]
+        self.fewer = [(0,) * length + (1,) * (self.width - length) for length in range(self.width)]
+        self.length_of = [r.length for r in routes]
         self.tabled: list[tuple[ClaimRoute, ...]] = []
+        self.ferry_claims: dict[tuple[int, int, int], tuple[ClaimRoute, ...]] = {}
         for r in routes:
             colors = range(len(COLORS)) if r.color == GRAY else (_COLOR_ID[r.color],)
             for c in colors:
@@ -156,11 +164,12 @@ class _Payable:
                 else:
                     self._add(r, c, c, tuple(_claim(r.id, c, locos, 0) for locos in range(r.length + 1)))
             self._add(r, _LOCOS, -1, tuple(_claim(r.id, -1, locos, 0) for locos in range(r.length + 1)))
+        self.unclaimed = _FreeRoutes(self, [-1] * len(routes), 0)
 
     def _add(self, r: Route, kind: int, color: int, claims: tuple[ClaimRoute, ...] | None) -> None:
         key = (r.index * 16 + (color if color >= 0 else _LOCOS)) * self.width
         self.by_length[kind][r.length].append(key)
-        self.ways_of[r.index].append((kind, r.length, key))
+        self.keys_of[r.index].append((kind, key))
         if claims is not None:
             self.tabled.append(claims)
             self.claim_at[key] = claims[-1 if color < 0 else 0]
@@ -186,24 +195,26 @@ class _FreeRoutes:
 
     ``keyed[kind]`` are the keys of the free routes payable in ``kind``, by length then map order,
     and ``ends[kind][m]`` how many of them have at most ``m`` spaces: what a hand can pay in one
-    kind is one slice, ``keyed[kind][:ends[kind][m]]``."""
+    kind is one slice, ``keyed[kind][:ends[kind][m]]``. A kind's counts are replaced, never
+    changed, so copies share them."""
 
     __slots__ = ("owner", "counts", "keyed", "ends")
 
-    def __init__(self, payable: _Payable, st: GameState):
-        owner = st.owner
+    def __init__(self, payable: _Payable, owner: list[int], players: int):
+        """The free routes where ``owner`` gives each route's seat (-1: free), for ``players``
+        players whose route lists are yet to be read (``sync``)."""
         self.owner = owner[:]
-        self.counts = [len(p.routes) for p in st.players]
+        self.counts = [0] * players
         free = [[[k for k in keys if owner[k // payable.width >> 4] < 0] for keys in kind] for kind in payable.by_length]
         self.keyed = [[k for keys in kind for k in keys] for kind in free]
-        self.ends = [list(itertools.accumulate(len(keys) for keys in kind)) for kind in free]
+        self.ends = [list(itertools.accumulate(map(len, kind))) for kind in free]
 
     def copy(self) -> _FreeRoutes:
         """An independent copy (``game.clone()`` takes one)."""
         twin = object.__new__(_FreeRoutes)
         twin.owner, twin.counts = self.owner[:], self.counts[:]
         twin.keyed = [keys[:] for keys in self.keyed]
-        twin.ends = [ends[:] for ends in self.ends]
+        twin.ends = self.ends[:]
         return twin
 
     def sync(self, payable: _Payable, st: GameState) -> None:
@@ -211,29 +222,27 @@ class _FreeRoutes:
         owner, kept = st.owner, self.owner
         if owner == kept:
             return
-        # a claim appends the route to its owner's list; anything else (a route freed, a state
-        # replaced) leaves owners that still differ, and then every route is compared
-        changed = {r for p, n in zip(st.players, self.counts) for r in p.routes[n:]}
-        trial = kept[:]
-        for r in changed:
-            trial[r] = owner[r]
-        if trial != owner:
-            changed = {r for r, (now, was) in enumerate(zip(owner, kept)) if now != was}
-        top = payable.top
-        for r in changed:
-            if (kept[r] < 0) != (owner[r] < 0):
-                taken = owner[r] >= 0  # taken, its payments leave; freed, they come back
-                for kind, length, key in payable.ways_of[r]:
-                    keys, ends = self.keyed[kind], self.ends[kind]
-                    if taken:
-                        keys.remove(key)
-                    else:
-                        bisect.insort(keys, key, ends[length - 1], ends[length])
-                    step = -1 if taken else 1
-                    for m in range(length, top + 1):
-                        ends[m] += step
-            kept[r] = owner[r]
-        self.counts = [len(p.routes) for p in st.players]
+        # a claim appends the route to its owner's list: the routes after those read last leave;
+        # anything else (a route freed, a state replaced) leaves owners that still differ, and
+        # then the free routes are worked out anew
+        counts = self.counts
+        for seat, player in enumerate(st.players):
+            routes = player.routes
+            for r in routes[counts[seat]:]:
+                if kept[r] < 0 <= owner[r]:
+                    self._take(payable, r)
+                    kept[r] = owner[r]
+            counts[seat] = len(routes)
+        if kept != owner:
+            anew = _FreeRoutes(payable, owner, len(counts))
+            self.owner, self.keyed, self.ends = anew.owner, anew.keyed, anew.ends
+
+    def _take(self, payable: _Payable, r: int) -> None:
+        """Route ``r`` is no longer free."""
+        keyed, ends, fewer = self.keyed, self.ends, payable.fewer[payable.length_of[r]]
+        for kind, key in payable.keys_of[r]:
+            keyed[kind].remove(key)
+            ends[kind] = list(map(sub, ends[kind], fewer))
 
 
 def _closed(game: GameAPI, seat: int):
@@ -345,7 +354,8 @@ class Claiming(Plugin):
     ) -> None:
         """Put the free ferries' claims among ``out`` (listed by ``keys``), in map order: their rule
         says which payments fit (R-FER-1..2), the cheapest for each number of triples."""
-        rule = self._ferry(game)
+        span = 16 * payable.width
+        known = payable.ferry_claims
         found = []
         for c in _COLOR_IDS:
             h = hand[c]
@@ -354,27 +364,40 @@ class Claiming(Plugin):
                 continue
             kind = _FERRIES + c
             for key in free.keyed[kind][:free.ends[kind][m]]:
-                index = key // payable.width >> 4
-                if index in closed:
+                if key // span in closed:
                     continue
-                rid, route = payable.routes[index]
-                # the all-locomotive payment is offered once, without a colour; a payment of
-                # triples only (R-FER-2, every space marked) does use the colour
-                options = rule.options(route, h, nl)
-                found.append((key, [_claim(rid, c, locos, t) for locos, t in options if locos < route.length]))
+                claims = known.get((key, h, nl))
+                if claims is None:
+                    claims = self._ferry_claims(game, payable, key, c, h, nl)
+                if claims:
+                    found.append((key, claims))
         for key, claims in sorted(found, reverse=True):  # from the last, so the places before stay put
             i = bisect.bisect_left(keys, key)
             out[i:i] = claims
+
+    def _ferry_claims(self, game, payable: _Payable, key: int, c: int, h: int, nl: int) -> tuple[ClaimRoute, ...]:
+        """The claims of the ferry payment ``key`` (a route in colour ``c``) open to a hand of ``h``
+        cards of ``c`` and ``nl`` locomotives, kept in ``payable.ferry_claims`` (hands are few: the
+        deck bounds them)."""
+        rid, route = payable.routes[key // (16 * payable.width)]
+        # the all-locomotive payment is offered once, without a colour; a payment of
+        # triples only (R-FER-2, every space marked) does use the colour
+        options = self._ferry(game).options(route, h, nl)
+        claims = tuple(_claim(rid, c, locos, t) for locos, t in options if locos < route.length)
+        if len(payable.ferry_claims) >= _CLAIMS_LIMIT:
+            payable.ferry_claims.clear()
+        payable.ferry_claims[(key, h, nl)] = claims
+        return claims
 
     def _free_routes(self, game, payable: _Payable) -> _FreeRoutes:
         memo = getattr(game, "memo", None)
         free = None if memo is None else memo.get(self.name)
         if free is None:
-            free = _FreeRoutes(payable, game.state)
+            free = payable.unclaimed.copy()
+            free.counts = [0] * len(game.state.players)
             if memo is not None:
                 memo[self.name] = free
-        else:
-            free.sync(payable, game.state)
+        free.sync(payable, game.state)
         return free
 
     # --- every payment of a hand (ttr_core.claims.claim_options) --------------------------------

@@ -32,10 +32,10 @@ class ParallelRoutes(Plugin):
             if not self.config.one_per_player:
                 return {}
             # R-PAR-1 only: the free parallels of the seat's own doubles
-            closes = self._closes_of_own(game.board)
+            closes = self._closes_by_index(game.board)
             closed: dict[int, Refusal] = {}
             for r in st.players[seat].routes:
-                pairs = closes.get(r)
+                pairs = closes[r]
                 if pairs and owner[r] == seat:
                     for other, refusal in pairs:
                         if owner[other] < 0:
@@ -59,12 +59,26 @@ class ParallelRoutes(Plugin):
         try:
             return self._kept_closes
         except AttributeError:
-            self._kept_closes = {
-                r.index: tuple((other, _refusal(OWN_PARALLEL, r.id, 0)) for other in r.parallel)
-                for r in board.routes
-                if r.parallel
-            }
+            self._build_closes(board)
             return self._kept_closes
+
+    def _closes_by_index(self, board) -> list[tuple[tuple[int, Refusal], ...]]:
+        # ``_closes_of_own`` as a list by route index (empty for a route without parallels): a seat
+        # has many routes, each looked up at every listing, and a list is read without a call
+        try:
+            return self._kept_closes_by_index
+        except AttributeError:
+            self._build_closes(board)
+            return self._kept_closes_by_index
+
+    def _build_closes(self, board) -> None:
+        # both at once, whichever player count comes first: the instance is complete after its first game
+        self._kept_closes = {
+            r.index: tuple((other, _refusal(OWN_PARALLEL, r.id, 0)) for other in r.parallel)
+            for r in board.routes
+            if r.parallel
+        }
+        self._kept_closes_by_index = [self._kept_closes.get(r.index, ()) for r in board.routes]
 
 
 # Refusals are frozen values: every game shares them (closures are asked at every turn).

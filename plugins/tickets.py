@@ -149,7 +149,8 @@ class Tickets(Plugin):
         deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
         tickets = [game.board.tickets[t] for t in decision.offered]
         combos = _keep_choices(tuple(t.kind for t in tickets), tuple(sorted(deal.keep.items())))
-        return [KeepTickets(tuple(tickets[i].id for i in combo)) for combo in combos]
+        ids = [t.id for t in tickets]
+        return [KeepTickets(tuple(map(ids.__getitem__, combo))) for combo in combos]
 
     def check(self, game, seat, action: KeepTickets) -> None:
         decision = game.state.players[seat].decision
@@ -234,7 +235,10 @@ def take_tickets(game, deal: dict[str, int]) -> list[int]:
     taken: list[int] = []
     for kind, n in sorted(deal.items()):
         for _ in range(n):
-            pos = next((i for i in range(len(deck) - 1, -1, -1) if kind == ANY or tickets[deck[i]].kind == kind), None)
+            if kind == ANY:
+                pos = len(deck) - 1 if deck else None
+            else:
+                pos = next((i for i in range(len(deck) - 1, -1, -1) if tickets[deck[i]].kind == kind), None)
             if pos is None:
                 break
             taken.append(deck.pop(pos))
