@@ -60,6 +60,9 @@ from ttr_bots.ticket_bot import TicketBot, read_view
 #: about 0.3 s of CPU in 4-player games, where only the last turns are searched, 0.5 s in 2-player
 #: ones; see the README)
 PLAYOUTS = 24
+#: play-outs per decision by default in games of more than ``MID_GAME_PLAYERS`` players: only their
+#: last turns are searched, whose play-outs are short, and a 4-player margin is noisier
+MANY_PLAYOUTS = 48
 #: a claim of this many spaces or more is tried besides its policy's move (the longest one)
 LONG_CLAIM = 5
 #: drawing new tickets is tried with this many trains or more, when the plan left needs at most
@@ -69,6 +72,10 @@ PLAN_SHARE_FOR_TICKETS = 0.5
 #: with this many trains left (its own or anyone's) the game is near its end: the longest
 #: ``LATE_CLAIMS`` claims are all tried
 LATE_TRAINS = 8
+#: the same in games of more than ``MID_GAME_PLAYERS`` players, where only the last turns are
+#: searched: from 12 trains the search finds better moves than its policy's more often than it
+#: picks worse ones (bench/data/search-model-experiments.jsonl)
+MANY_LATE_TRAINS = 12
 LATE_CLAIMS = 4
 #: in games of at most this many players, decisions before the last turns are searched too (tickets
 #: to keep, drawing tickets, a long claim); with more, only the last turns' (``LATE_TRAINS``). In
@@ -103,7 +110,9 @@ class Budget:
 
     def playouts(self, players: int) -> int:
         """Play-outs per decision in a game of ``players``."""
-        return self.iterations if self.iterations is not None else PLAYOUTS
+        if self.iterations is not None:
+            return self.iterations
+        return PLAYOUTS if players <= MID_GAME_PLAYERS else MANY_PLAYOUTS
 
 
 class SearchBot:
@@ -148,6 +157,7 @@ class SearchBot:
         legal = [a for a in game.legal_actions(seat) if a.kind != "resign"]
         kinds = {a.kind for a in legal}
         mid_game = len(game.state.players) <= MID_GAME_PLAYERS
+        late_trains = LATE_TRAINS if mid_game else MANY_LATE_TRAINS
         if "keep-tickets" in kinds:
             return _unique([default, *(a for a in legal if a.kind == "keep-tickets")]) if mid_game else [default]
         view = game.view(seat)
@@ -155,7 +165,7 @@ class SearchBot:
             return [default]
         board = game.board
         seen = read_view(view, board)
-        late = seen.final_round or seen.trains <= LATE_TRAINS or seen.min_other_trains <= LATE_TRAINS
+        late = seen.final_round or seen.trains <= late_trains or seen.min_other_trains <= late_trains
         if not late and not mid_game:
             return [default]
         claims = [a for a in legal if a.kind == "claim-route"]
