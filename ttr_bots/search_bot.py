@@ -23,13 +23,15 @@ Candidates:
   out, against the routes the others take);
 * **a turn**: its policy's move; drawing new tickets instead of cards while the plan leaves
   trains to spare; the longest claim it can pay if 5 spaces or more; near the end of the game
-  (8 trains or fewer, anyone's), the 4 longest claims, since play-outs are short by then;
+  (8 trains or fewer, anyone's; 12 in games of more than 2 players), the 4 longest claims, since
+  play-outs are short by then;
   optionally (``BLOCK_CLAIMS``, off: it measured no better) the claim of the route whose loss
   would cost the others' likely tickets most;
 * other decisions (a second card, a tunnel's extra cards) are its policy's, unsearched.
 
 Budget (:class:`Budget`): ``iterations`` play-outs per decision, spread evenly over its candidates
-(at least ``MIN_WORLDS`` sampled games each; by default ``PLAYOUTS``); deterministic, so a game is reproduced from its seed.
+(at least ``MIN_WORLDS`` sampled games each; by default ``PLAYOUTS``, or ``MANY_PLAYOUTS`` in games of
+more than ``MID_GAME_PLAYERS`` players); deterministic, so a game is reproduced from its seed.
 ``seconds`` optionally caps each decision's time too (a game is then no longer reproducible, as it
 depends on the machine's speed). :meth:`SearchBot.with_budget` makes a class with another budget,
 for ``local_bots`` or a benchmark.
@@ -56,12 +58,12 @@ from ttr_bots.route_value_bot import RouteValueBot
 from ttr_bots.sampling import sample
 from ttr_bots.ticket_bot import TicketBot, read_view
 
-#: play-outs per decision by default, whatever the number of players (a usa move then takes at most
-#: about 0.3 s of CPU in 4-player games, where only the last turns are searched, 0.5 s in 2-player
-#: ones; see the README)
+#: play-outs per decision by default in games of up to ``MID_GAME_PLAYERS`` players (a usa move then
+#: takes at most about 0.6 s of CPU in 2-player games; see the README)
 PLAYOUTS = 24
 #: play-outs per decision by default in games of more than ``MID_GAME_PLAYERS`` players: only their
-#: last turns are searched, whose play-outs are short, and a 4-player margin is noisier
+#: last turns are searched, whose play-outs are short, and a 4-player margin is noisier, so more
+#: play-outs still fit in a second (a usa move then takes at most about 0.7 s of CPU)
 MANY_PLAYOUTS = 48
 #: a claim of this many spaces or more is tried besides its policy's move (the longest one)
 LONG_CLAIM = 5
@@ -78,7 +80,7 @@ LATE_TRAINS = 8
 MANY_LATE_TRAINS = 12
 LATE_CLAIMS = 4
 #: in games of at most this many players, decisions before the last turns are searched too (tickets
-#: to keep, drawing tickets, a long claim); with more, only the last turns' (``LATE_TRAINS``). In
+#: to keep, drawing tickets, a long claim); with more, only the last turns' (``MANY_LATE_TRAINS``). In
 #: 4-player usa games against ticket bots every turn searched measured no better than the last
 #: turns alone with the others' tickets at random (40% of seeds 1-40), somewhat better with them
 #: modelled (52% of seeds 1-46 where the last turns alone won 46%; with their true tickets, an
