@@ -140,10 +140,10 @@ def test_a_decision_with_one_sensible_move_is_not_searched():
     assert bot.playouts == 0 and bot.searched == 0
 
 
-def test_by_default_it_plays_out_the_same_budget_whatever_the_players():
+def test_by_default_it_plays_out_more_where_only_the_last_turns_are_searched():
     assert first_searched(SearchBot, played_to("usa", 2, 6, 0), 0).playouts == search_bot.PLAYOUTS
     game = _late_turn("usa", 4, 6)
-    assert first_searched(SearchBot, game, game.to_act()[0]).playouts == search_bot.PLAYOUTS
+    assert first_searched(SearchBot, game, game.to_act()[0]).playouts == search_bot.MANY_PLAYOUTS
 
 
 def test_with_more_than_two_players_it_searches_only_the_last_turns():
@@ -151,6 +151,14 @@ def test_with_more_than_two_players_it_searches_only_the_last_turns():
     bot = SearchBot(1, 0)
     assert bot.choose(game, 0) == SearchBot.policy(1, 0).choose(game, 0) and bot.searched == 0
     game = _late_turn("usa", 4, 6)
+    seat = game.to_act()[0]
+    bot = SearchBot(1, seat)
+    assert len(bot.candidates(game, seat, bot.base.choose(game, seat))) > 1
+
+
+def test_with_more_than_two_players_the_last_turns_start_earlier():
+    assert search_bot.MANY_LATE_TRAINS > search_bot.LATE_TRAINS
+    game = _late_turn("usa", 4, 6, search_bot.MANY_LATE_TRAINS, above=search_bot.LATE_TRAINS)
     seat = game.to_act()[0]
     bot = SearchBot(1, seat)
     assert len(bot.candidates(game, seat, bot.base.choose(game, seat))) > 1
@@ -164,14 +172,16 @@ def test_with_three_players_or_more_it_models_the_others_tickets_with_two_it_sam
     assert any(max(w.values()) > 1 for w in weights.values())  # their routes tell something
 
 
-def _late_turn(variant_id: str, players: int, seed: int) -> Game:
-    """A game of ticket bots at the start of a turn when someone has ``LATE_TRAINS`` or fewer trains
-    and the seat to act could claim one of several routes."""
+def _late_turn(variant_id: str, players: int, seed: int, most: int | None = None, above: int = -1) -> Game:
+    """A game of ticket bots at the start of a turn when someone has ``most`` (by default
+    ``LATE_TRAINS``) or fewer trains, nobody ``above`` or fewer, and the seat to act could claim one
+    of several routes."""
+    most = search_bot.LATE_TRAINS if most is None else most
     game = played_to(variant_id, players, seed, 0)
     bots = [TicketBot(seed, i) for i in range(players)]
     while True:
         seat = game.to_act()[0]
-        late = min(p.trains for p in game.state.players) <= search_bot.LATE_TRAINS
+        late = above < min(p.trains for p in game.state.players) <= most
         claims = {a.route for a in game.legal_actions(seat) if a.kind == "claim-route"}
         if late and game.state.players[seat].decision is None and len(claims) > 1:
             return game

@@ -23,13 +23,15 @@ Candidates:
   out, against the routes the others take);
 * **a turn**: its policy's move; drawing new tickets instead of cards while the plan leaves
   trains to spare; the longest claim it can pay if 5 spaces or more; near the end of the game
-  (8 trains or fewer, anyone's), the 4 longest claims, since play-outs are short by then;
+  (8 trains or fewer, anyone's; 12 in games of more than 2 players), the 4 longest claims, since
+  play-outs are short by then;
   optionally (``BLOCK_CLAIMS``, off: it measured no better) the claim of the route whose loss
   would cost the others' likely tickets most;
 * other decisions (a second card, a tunnel's extra cards) are its policy's, unsearched.
 
 Budget (:class:`Budget`): ``iterations`` play-outs per decision, spread evenly over its candidates
-(at least ``MIN_WORLDS`` sampled games each; by default ``PLAYOUTS``); deterministic, so a game is reproduced from its seed.
+(at least ``MIN_WORLDS`` sampled games each; by default ``PLAYOUTS``, or ``MANY_PLAYOUTS`` in games of
+more than ``MID_GAME_PLAYERS`` players); deterministic, so a game is reproduced from its seed.
 ``seconds`` optionally caps each decision's time too (a game is then no longer reproducible, as it
 depends on the machine's speed). :meth:`SearchBot.with_budget` makes a class with another budget,
 for ``local_bots`` or a benchmark.
@@ -56,10 +58,13 @@ from ttr_bots.route_value_bot import RouteValueBot
 from ttr_bots.sampling import sample
 from ttr_bots.ticket_bot import TicketBot, read_view
 
-#: play-outs per decision by default, whatever the number of players (a usa move then takes at most
-#: about 0.3 s of CPU in 4-player games, where only the last turns are searched, 0.5 s in 2-player
-#: ones; see the README)
+#: play-outs per decision by default in games of up to ``MID_GAME_PLAYERS`` players (a usa move then
+#: takes at most about 0.6 s of CPU in 2-player games; see the README)
 PLAYOUTS = 24
+#: play-outs per decision by default in games of more than ``MID_GAME_PLAYERS`` players: only their
+#: last turns are searched, whose play-outs are short, and a 4-player margin is noisier, so more
+#: play-outs still fit in a second (a usa move then takes at most about 0.7 s of CPU)
+MANY_PLAYOUTS = 48
 #: a claim of this many spaces or more is tried besides its policy's move (the longest one)
 LONG_CLAIM = 5
 #: drawing new tickets is tried with this many trains or more, when the plan left needs at most
@@ -69,9 +74,13 @@ PLAN_SHARE_FOR_TICKETS = 0.5
 #: with this many trains left (its own or anyone's) the game is near its end: the longest
 #: ``LATE_CLAIMS`` claims are all tried
 LATE_TRAINS = 8
+#: the same in games of more than ``MID_GAME_PLAYERS`` players, where only the last turns are
+#: searched: from 12 trains the search finds better moves than its policy's more often than it
+#: picks worse ones (bench/data/search-model-experiments.jsonl)
+MANY_LATE_TRAINS = 12
 LATE_CLAIMS = 4
 #: in games of at most this many players, decisions before the last turns are searched too (tickets
-#: to keep, drawing tickets, a long claim); with more, only the last turns' (``LATE_TRAINS``). In
+#: to keep, drawing tickets, a long claim); with more, only the last turns' (``MANY_LATE_TRAINS``). In
 #: 4-player usa games against ticket bots every turn searched measured no better than the last
 #: turns alone with the others' tickets at random (40% of seeds 1-40), somewhat better with them
 #: modelled (52% of seeds 1-46 where the last turns alone won 46%; with their true tickets, an
@@ -103,7 +112,9 @@ class Budget:
 
     def playouts(self, players: int) -> int:
         """Play-outs per decision in a game of ``players``."""
-        return self.iterations if self.iterations is not None else PLAYOUTS
+        if self.iterations is not None:
+            return self.iterations
+        return PLAYOUTS if players <= MID_GAME_PLAYERS else MANY_PLAYOUTS
 
 
 class SearchBot:
@@ -148,6 +159,7 @@ class SearchBot:
         legal = [a for a in game.legal_actions(seat) if a.kind != "resign"]
         kinds = {a.kind for a in legal}
         mid_game = len(game.state.players) <= MID_GAME_PLAYERS
+        late_trains = LATE_TRAINS if mid_game else MANY_LATE_TRAINS
         if "keep-tickets" in kinds:
             return _unique([default, *(a for a in legal if a.kind == "keep-tickets")]) if mid_game else [default]
         view = game.view(seat)
@@ -155,7 +167,7 @@ class SearchBot:
             return [default]
         board = game.board
         seen = read_view(view, board)
-        late = seen.final_round or seen.trains <= LATE_TRAINS or seen.min_other_trains <= LATE_TRAINS
+        late = seen.final_round or seen.trains <= late_trains or seen.min_other_trains <= late_trains
         if not late and not mid_game:
             return [default]
         claims = [a for a in legal if a.kind == "claim-route"]
