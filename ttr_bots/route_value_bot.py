@@ -43,7 +43,7 @@ from ttr_core.board import Board
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
 from ttr_bots.route_graph import RouteGraph, board_index, pair, shortest_path
 from ttr_bots.ticket_bot import (
-    Plan, Searches, Seen, TicketBot, build_graph, claims_of, may_pay, plan_tickets, still_valid, time_budget,
+    Plan, Searches, Seen, TicketBot, build_graph, plan_tickets, still_valid, time_budget,
 )
 
 #: what a route weighs for its turn to claim, in trains
@@ -124,22 +124,18 @@ class RouteValueBot(TicketBot):
 
     # --- claims -----------------------------------------------------------------------------
 
-    def claim_along_plan(self, board, seen, plan, claims, can_draw):
-        """The ticket bot's claim along the plan; but while every other player has more than
+    def payments_to_consider(self, board, seen, planned, can_draw):
+        """The ticket bot's payments; but while every other player has more than
         ``SAVE_LOCOMOTIVES_ABOVE`` trains (far from the end, R-END-1) and a card can be drawn
-        instead, only among the payments without locomotives (R-ROUTE-3; a ferry's marks still
-        take theirs, R-FER-1)."""
+        instead, only those without locomotives (R-ROUTE-3; a ferry's marks still take theirs,
+        R-FER-1)."""
         if seen.min_other_trains <= SAVE_LOCOMOTIVES_ABOVE:
-            return super().claim_along_plan(board, seen, plan, claims, can_draw)
-        payable = may_pay(seen, self._free_planned(board, seen, plan).routes)
-        if not payable:
-            return None
+            return planned
         routes, index = board.routes, board.route_index
-        listed = claims_of(claims, payable)
-        plain = [c for c in listed if c.locomotives <= routes[index[c.route]].ferry]
-        if len(plain) < len(listed) and not can_draw:
-            plain = listed  # no card to draw: nothing better to do with the turn
-        return super().claim_along_plan(board, seen, plan, plain, can_draw)
+        plain = [c for c in planned if c.locomotives <= routes[index[c.route]].ferry]
+        if len(plain) < len(planned) and not can_draw:
+            return planned  # no card to draw: nothing better to do with the turn
+        return plain
 
     # --- cards ------------------------------------------------------------------------------
 

@@ -885,7 +885,7 @@ class TicketBot:
         payable = may_pay(seen, self._free_planned(board, seen, plan).routes)
         if not payable:
             return None
-        planned = claims_of(claims, payable)
+        planned = self.payments_to_consider(board, seen, claims_of(claims, payable), can_draw)
         if not planned:
             return None
 
@@ -903,6 +903,11 @@ class TicketBot:
             return planned[0]  # (the colour needs weigh payments against each other only)
         needs = self._color_needs(board, seen, plan)
         return min(planned, key=lambda c: (-board.routes[board.route_index[c.route]].length, _pay_cost(board, c, needs), c.route, c.color or ""))
+
+    def payments_to_consider(self, board, seen, planned: list[Action], can_draw: Sized | bool) -> list[Action]:
+        """Of the claims of the planned routes the hand may pay, those this bot would play now
+        (all of them; a bot built on this one may keep some payments back)."""
+        return planned
 
     def _controller_claim(self, board, plan: Plan, plays: list[Action]) -> Action | None:
         """A controller (``ussr``, R-CTL-2) builds a planned route the hand cannot pay yet: the
