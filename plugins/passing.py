@@ -17,7 +17,7 @@ class Pass(Action):
     kind: ClassVar[str] = "pass"
 
 
-@attrs.define
+@attrs.frozen
 class PassingState:
     passes_in_a_row: int = 0
 
@@ -38,12 +38,13 @@ class Passing(Plugin):
             raise NotLegalNow(seat, action, "passing is allowed only when no other action is (R-TURN-2)")
 
     def apply(self, game, seat, action):
-        self.state(game).passes_in_a_row += 1
+        self.set_state(game, PassingState(self.state(game).passes_in_a_row + 1))
 
     @hookimpl
     def ttr_turn_ended(self, game, action):
-        state = self.state(game)
+        passes = self.state(game).passes_in_a_row
         if action.kind != Pass.kind:
-            state.passes_in_a_row = 0
-        elif state.passes_in_a_row >= len(game.active_seats()):
+            if passes:
+                self.set_state(game, PassingState())
+        elif passes >= len(game.active_seats()):
             game.finish("every player passed in a row: nothing is left to do (R-TURN-2)")

@@ -24,6 +24,11 @@ class Frozen:
     cities: frozenset[str] = frozenset({"Wien"})
 
 
+@attrs.define
+class Counting:  # mutable, atomic fields: copied field by field
+    count: int
+
+
 @attrs.frozen
 class FrozenHoldingAList:
     seen: list[int]
@@ -74,7 +79,8 @@ def shared_list() -> HeldTwice:
 
 
 STATES = {
-    "passing (mutable, atomic fields)": lambda: PassingState(2),
+    "passing (frozen, atomic fields)": lambda: PassingState(2),
+    "mutable, atomic fields": lambda: Counting(2),
     "stations (dicts of numbers and of lists)": lambda: StationsState({0: 1, 1: 0}, {0: ["Paris"], 1: []}),
     "frozen, immutable fields": lambda: Frozen(3, "x"),
     "frozen, holding a list": lambda: FrozenHoldingAList([1, 2]),
@@ -122,11 +128,12 @@ def test_a_plugin_state_copy_is_equal_and_independent(kind):
 def test_a_frozen_state_holding_nothing_mutable_is_shared_and_a_mutable_one_is_not():
     frozen = Frozen(1, "a")
     assert copy_plugin_state(frozen) is frozen
-    passing = PassingState(1)
-    twin = copy_plugin_state(passing)
-    assert twin is not passing
-    twin.passes_in_a_row += 1
-    assert passing.passes_in_a_row == 1
+    assert copy_plugin_state(PassingState(1)) == PassingState(1)
+    counting = Counting(1)
+    twin = copy_plugin_state(counting)
+    assert twin is not counting
+    twin.count += 1
+    assert counting.count == 1
 
 
 def test_a_list_held_twice_stays_one_list_in_the_copy():
@@ -178,7 +185,7 @@ def assert_independent_pair(original: GameState, twin: GameState) -> None:
     twin.players[0].hand[0] += 1
     twin.deck.append(9)
     twin.final_round.append(1)
-    twin.ext["passing (mutable, atomic fields)"].passes_in_a_row += 1
+    twin.ext["mutable, atomic fields"].count += 1
     twin.ext["stations (dicts of numbers and of lists)"].cities[0].append("Roma")
     assert original.dump() == before
 
@@ -195,3 +202,20 @@ def test_a_snapshot_makes_equal_independent_states_again_and_again():
     second = GameState.from_snapshot(snapshot)
     assert second.dump() == taken
     assert_independent_pair(st, second)
+
+
+def test_a_snapshot_taken_from_the_last_one_equals_a_fresh_one_and_shares_only_what_did_not_change():
+    st = full_state()
+    last = st.snapshot()
+    st.players[1].hand[0] += 1  # one turn: one player's hand, the deck, a mutable plugin state
+    st.deck.pop()
+    st.ext["mutable, atomic fields"].count += 1
+    st.ext["passing (frozen, atomic fields)"] = PassingState(5)  # a frozen state is replaced
+    now = st.snapshot(last)
+    assert now == st.snapshot()
+    seats, ext = now[0], now[-1]
+    assert seats[0] is last[0][0] and seats[2] is last[0][2] and seats[1] is not last[0][1]
+    assert ext is not last[-1] and ext["frozen, immutable fields"] is last[-1]["frozen, immutable fields"]
+    assert GameState.from_snapshot(now).dump() == st.dump()
+    again = st.snapshot(now)
+    assert again[-1] is not now[-1], "a mutable plugin state is copied at every snapshot"

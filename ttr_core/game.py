@@ -107,8 +107,9 @@ class Game(TableOperations):
         self.pm, self.hook, self.registry = shared.pm, shared.hook, shared.registry
         self.deck_counts, self.cards, self._points = shared.deck_counts, shared.cards, shared.points
         self._answers, self._watch = shared.answers, shared.watch
-        #: a snapshot of the state after the last action that consulted a plugin that may not replay
-        #: (``(GameState.snapshot(), generator, result)``, length of the log then); None before one is needed
+        #: the state after the last action that consulted a plugin that may not replay, as
+        #: ``(GameState.snapshot(), generator, its sharers, result, length of the log then)``; None
+        #: before one is needed
         self._checkpoint: tuple | None = None
         self._seen: object = None  # the watch's token when the checkpoint was taken
 
@@ -203,8 +204,8 @@ class Game(TableOperations):
         """Apply ``seat``'s action, or raise an ``IllegalAction`` and leave the game unchanged."""
         logged = len(self.log)
         watch = self._watch
-        if watch is not None:
-            self._keep_checkpoint(watch, logged)
+        if watch is not None and watch.token is not self._seen:
+            self._keep_checkpoint(watch.token, logged)
         try:
             reg = self._admit(seat, action)
         except IllegalAction:
@@ -321,14 +322,12 @@ class Game(TableOperations):
 
     # --- failure -------------------------------------------------------------------------------
 
-    def _keep_checkpoint(self, watch, logged: int) -> None:
-        """Copy the state if a plugin that may not replay was consulted since the last copy (checks
+    def _keep_checkpoint(self, token: object, logged: int) -> None:
+        """Copy the state: a plugin that may not replay was consulted since the last copy (checks
         included: they run again in a replay); the actions after a copy then replay exactly."""
-        token = watch.token
-        if token is not self._seen:
-            self._seen = token
-            copied = self._snapshot()
-            self._checkpoint = None if copied is None else (copied, logged)
+        self._seen = token
+        kept = self._checkpoint
+        self._checkpoint = self._copied(logged, None if kept is None else kept[0])
 
     def _undo(self, upto: int) -> None:
         """Back to the state before the failed action, the ``upto``-th of the log (it may have been
@@ -345,7 +344,7 @@ class Game(TableOperations):
 
     def _from_checkpoint(self) -> tuple[Game, int]:
         """A copy of this game as it was at its checkpoint, and the length of the log then."""
-        (state, (rng, sharers), result), at = self._checkpoint
+        state, rng, sharers, result, at = self._checkpoint
         fresh = object.__new__(Game)
         fresh.__dict__.update(self.__dict__)
         sharers[0] += 1  # the checkpoint stays usable: whoever draws first copies the generator
@@ -353,15 +352,16 @@ class Game(TableOperations):
         fresh.log, fresh.memo = self.log[:at], {}
         return fresh, at
 
-    def _snapshot(self) -> tuple | None:
-        # A snapshot of the state; the generator is shared until either side draws from it (see
-        # ``rng``), and a result is a frozen value.
+    def _copied(self, logged: int, last: tuple | None = None) -> tuple | None:
+        """A checkpoint of this game (see ``_checkpoint``), ``logged`` actions in, sharing what has not
+        changed since the snapshot ``last``; None if a plugin made its state uncopyable. The
+        generator is shared until either side draws from it (see ``rng``); a result is frozen."""
         try:
-            snapshot = self.state.snapshot()
+            snapshot = self.state.snapshot(last)
         except Exception:  # noqa: BLE001 - state a plugin made uncopyable: the log is all there is
             return None
         self._rng_sharers[0] += 1  # ``_share_rng()``
-        return snapshot, (self._rng, self._rng_sharers), self.result
+        return snapshot, self._rng, self._rng_sharers, self.result, logged
 
     def _blame(self, exc: BaseException, seat: int | None, action: Action | None, doing: str | None = None):
         return manager.blame(self.pm, exc, seat, action, doing)
@@ -391,7 +391,7 @@ class Game(TableOperations):
         twin.rng = random.Random(rng.getrandbits(64))
         hidden.redeal(twin.state, [s for s in range(len(self.state.players)) if s != seat], self.board, rng)
         # a failure is undone from here, not by replaying the log from the seed (the real deal)
-        twin._checkpoint = (twin._snapshot(), len(twin.log))
+        twin._checkpoint = twin._copied(len(twin.log))
         return twin
 
     # --- looking ------------------------------------------------------------------------------

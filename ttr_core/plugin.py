@@ -10,7 +10,7 @@ A plugin is a class, found through the ``ttr`` entry-point group, instantiated o
 ``[rules.<plugin name>]`` table); that instance serves every game of the ruleset. So a plugin
 keeps no game state on itself: what it must remember is its typed ``State`` (an attrs class), which
 the core creates for each game, carries in ``game.state`` and dumps with it (records, digests,
-snapshots); ``self.state(game)`` reads it. Caches of facts that hold for the whole ruleset (a
+snapshots); ``self.state(game)`` reads it, ``self.set_state(game, new)`` replaces it. Caches of facts that hold for the whole ruleset (a
 table built from the board) are fine on the instance.
 """
 
@@ -89,6 +89,12 @@ class Plugin:
     def state(self, game: GameAPI) -> Any:
         """This plugin's state in ``game`` (an instance of its ``State``)."""
         return game.state.ext[self.name]
+
+    def set_state(self, game: GameAPI, state: Any) -> None:
+        """Make ``state`` this plugin's state in ``game``: how a frozen ``State`` changes. Copies of
+        the game (clones, checkpoints) share a frozen state holding only numbers and strings
+        instead of copying it."""
+        game.state.ext[self.name] = state
 
 
 class GameAPI(Protocol):

@@ -102,18 +102,20 @@ class GameState:
             _copy_ext(self.ext),
         )
 
-    def snapshot(self) -> tuple:
+    def snapshot(self, last: tuple | None = None) -> tuple:
         """This state as :meth:`from_snapshot` takes it, made as cheaply as can be: a tuple of copies
         of the fields (players as tuples of theirs) that nothing changes. A game with plugins that
-        may not replay takes one after each action that consulted them (``Game.apply``)."""
+        may not replay takes one after each action that consulted them (``Game.apply``) and passes
+        its ``last`` one: a player whose fields all equal those in ``last`` (most players, after
+        one turn) and a plugin state that ``last`` shares (frozen, unchanged) are taken from it."""
         final = self.final_round
+        seats, ext = (None, None) if last is None else (last[0], last[-1])
         return (
-            [(p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(), p.route_points, p.resigned,
-              p.decision, p.trains_out) for p in self.players],
+            _snapshot_players(self.players, seats),
             self.deck.copy(), self.discard.copy(), self.open_row.copy(), self.ticket_deck.copy(), self.owner.copy(),
             self.boxed_tickets.copy(),
             self.phase, self.current, self.turn, None if final is None else final.copy(), self.end_reason,
-            _copy_ext(self.ext),
+            _copy_ext(self.ext, ext),
         )
 
     @staticmethod
@@ -140,7 +142,28 @@ class GameState:
         return data
 
 
-def _copy_ext(ext: dict[str, Any]) -> dict[str, Any]:
+def _snapshot_players(players: list[PlayerState], last: list[tuple] | None) -> list[tuple]:
+    if last is None:
+        return [(p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(), p.route_points, p.resigned,
+                 p.decision, p.trains_out) for p in players]
+    taken = []
+    for p, kept in zip(players, last):
+        # the fields as they are, compared with the kept copies in C: lists of numbers, equal or not
+        now = (p.name, p.hand, p.trains, p.tickets, p.routes, p.route_points, p.resigned, p.decision, p.trains_out)
+        taken.append(kept if now == kept else (p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(),
+                                               p.route_points, p.resigned, p.decision, p.trains_out))
+    return taken
+
+
+def _copy_ext(ext: dict[str, Any], last: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Copies of the plugin states; ``last``, an earlier copy, is the answer again if it holds the
+    very same states (shared, so frozen and holding nothing mutable: unchanged since)."""
+    if last is not None and len(last) == len(ext):
+        for name, value in ext.items():
+            if last.get(name) is not value:
+                break
+        else:
+            return last
     return dict(zip(ext, map(copy_plugin_state, ext.values())))
 
 
