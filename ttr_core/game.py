@@ -205,7 +205,10 @@ class Game(TableOperations):
         logged = len(self.log)
         watch = self._watch
         if watch is not None and watch.token is not self._seen:
-            self._keep_checkpoint(watch.token, logged)
+            # a plugin that may not replay was consulted since the last copy (checks included: they
+            # run again in a replay): copy the state, and the actions after it replay exactly
+            self._seen = watch.token
+            self._checkpoint = self._copied(logged, self._checkpoint)
         try:
             reg = self._admit(seat, action)
         except IllegalAction:
@@ -322,13 +325,6 @@ class Game(TableOperations):
 
     # --- failure -------------------------------------------------------------------------------
 
-    def _keep_checkpoint(self, token: object, logged: int) -> None:
-        """Copy the state: a plugin that may not replay was consulted since the last copy (checks
-        included: they run again in a replay); the actions after a copy then replay exactly."""
-        self._seen = token
-        kept = self._checkpoint
-        self._checkpoint = self._copied(logged, None if kept is None else kept[0])
-
     def _undo(self, upto: int) -> None:
         """Back to the state before the failed action, the ``upto``-th of the log (it may have been
         logged already): replay the log from the last checkpoint (every action since consulted only
@@ -354,10 +350,10 @@ class Game(TableOperations):
 
     def _copied(self, logged: int, last: tuple | None = None) -> tuple | None:
         """A checkpoint of this game (see ``_checkpoint``), ``logged`` actions in, sharing what has not
-        changed since the snapshot ``last``; None if a plugin made its state uncopyable. The
+        changed since the checkpoint ``last``; None if a plugin made its state uncopyable. The
         generator is shared until either side draws from it (see ``rng``); a result is frozen."""
         try:
-            snapshot = self.state.snapshot(last)
+            snapshot = self.state.snapshot(None if last is None else last[0])
         except Exception:  # noqa: BLE001 - state a plugin made uncopyable: the log is all there is
             return None
         self._rng_sharers[0] += 1  # ``_share_rng()``

@@ -236,7 +236,12 @@ def _relayed(caller, impls: Sequence[Any], first: bool):
         lines.append("    __answers = []")
     functions = {}
     for i, impl in enumerate(reversed(impls)):
-        functions[f"__impl{i}"] = impl.function
+        function = impl.function
+        watch = getattr(function, "noted_by", None)
+        if watch is not None:  # a plugin that may not replay: note the consultation here, not in a wrapper
+            functions[f"__watch{i}"], function = watch, function.__wrapped__
+            lines.append(f"    __watch{i}.token = object()")
+        functions[f"__impl{i}"] = function
         lines.append(f"    __answer = __impl{i}({', '.join(impl.argnames)})")
         lines.append("    if __answer is not None:")
         lines.append("        return __answer" if first else "        __answers.append(__answer)")

@@ -116,6 +116,7 @@ def _noted(function: Callable, watch: Watch) -> Callable:
         watch.token = object()  # ``watch.consulted()``, called at every consultation
         return function(*args)
 
+    noted.noted_by = watch  # the hook relay inlines the note (``manager._relayed``)
     return noted
 
 

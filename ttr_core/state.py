@@ -109,9 +109,19 @@ class GameState:
         its ``last`` one: a player whose fields all equal those in ``last`` (most players, after
         one turn) and a plugin state that ``last`` shares (frozen, unchanged) are taken from it."""
         final = self.final_round
-        seats, ext = (None, None) if last is None else (last[0], last[-1])
+        if last is None:
+            seats, ext = _snapshot_players(self.players), None
+        else:
+            seats, ext = [], last[-1]
+            for p, kept in zip(self.players, last[0]):
+                # the fields as they are, compared with the kept copies in C: lists of numbers, equal or not
+                now = (p.name, p.hand, p.trains, p.tickets, p.routes, p.route_points, p.resigned, p.decision,
+                       p.trains_out)
+                seats.append(kept if now == kept else (p.name, p.hand.copy(), p.trains, p.tickets.copy(),
+                                                        p.routes.copy(), p.route_points, p.resigned, p.decision,
+                                                        p.trains_out))
         return (
-            _snapshot_players(self.players, seats),
+            seats,
             self.deck.copy(), self.discard.copy(), self.open_row.copy(), self.ticket_deck.copy(), self.owner.copy(),
             self.boxed_tickets.copy(),
             self.phase, self.current, self.turn, None if final is None else final.copy(), self.end_reason,
@@ -142,17 +152,9 @@ class GameState:
         return data
 
 
-def _snapshot_players(players: list[PlayerState], last: list[tuple] | None) -> list[tuple]:
-    if last is None:
-        return [(p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(), p.route_points, p.resigned,
-                 p.decision, p.trains_out) for p in players]
-    taken = []
-    for p, kept in zip(players, last):
-        # the fields as they are, compared with the kept copies in C: lists of numbers, equal or not
-        now = (p.name, p.hand, p.trains, p.tickets, p.routes, p.route_points, p.resigned, p.decision, p.trains_out)
-        taken.append(kept if now == kept else (p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(),
-                                               p.route_points, p.resigned, p.decision, p.trains_out))
-    return taken
+def _snapshot_players(players: list[PlayerState]) -> list[tuple]:
+    return [(p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(), p.route_points, p.resigned,
+             p.decision, p.trains_out) for p in players]
 
 
 def _copy_ext(ext: dict[str, Any], last: dict[str, Any] | None = None) -> dict[str, Any]:
