@@ -237,7 +237,7 @@ class Game(TableOperations):
         st = self.state
         if st.phase == "over":
             raise GameOver(seat, action, f"the game is over ({st.end_reason})")
-        reg = self.registry.for_action(action)
+        reg = self.registry.by_class.get(type(action))  # ``registry.for_action``, without the call
         if reg is None:
             raise MalformedAction(seat, action, f"not an action of this game (known: {', '.join(self.registry.kinds())})")
         if not isinstance(seat, int) or not 0 <= seat < len(st.players):
