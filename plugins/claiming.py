@@ -245,17 +245,7 @@ class _FreeRoutes:
             ends[kind] = list(map(sub, ends[kind], fewer))
 
 
-def _closed(game: GameAPI, seat: int):
-    """The routes ``seat`` may not claim now (``ttr_closed_routes``, R-PAR): what ``game.closed_routes``
-    has as keys, without the reasons, which listing does not read."""
-    closed = _NONE_CLOSED
-    for answer in game.hook.ttr_closed_routes(game=game, seat=seat):
-        if answer:
-            closed = answer if closed is _NONE_CLOSED else {**closed, **answer}
-    return closed
-
-
-_NONE_CLOSED: frozenset[int] = frozenset()
+_NONE_CLOSED: frozenset[int] = frozenset()  # no route closed (listing)
 
 
 def _drop_closed(keys: list[int], closed, span: int) -> None:
@@ -301,16 +291,16 @@ class Claiming(Plugin):
 
     # --- legal actions ------------------------------------------------------------------------
 
+    #: board facts gathered once per ruleset (this instance serves its games, on one board and one
+    #: ferry rule), read for every seat at every turn: ``self._tables or self._payable(game)``
+    _tables: _Payable | None = None
+
     def _payable(self, game) -> _Payable:
-        # Board facts gathered once per ruleset (this instance serves its games, on one board
-        # and one ferry rule): listing claims reads them for every seat at every turn.
-        try:
-            return self._tables
-        except AttributeError:
+        if self._tables is None:
             tables = _Payable(game.board.routes, self._ferry(game) is not None, game.cards.locomotive)
             tables.known_claims(game.board.routes, lambda route, claim: self.payment_problem(game, route, claim))
             self._tables = tables
-            return tables
+        return self._tables
 
     def legal(self, game, seat) -> list[ClaimRoute]:
         """One payment per route and paying colour, the cheapest (fewest locomotives), from card
@@ -318,10 +308,18 @@ class Claiming(Plugin):
 
         What the counts can pay is a slice of the free routes per paying kind (:class:`_Payable`,
         :class:`_FreeRoutes`), not a search route by route."""
-        player = game.state.players[seat]
+        st = game.state
+        player = st.players[seat]
         hand = player.hand
-        payable = self._payable(game)
-        free = self._free_routes(game, payable)
+        payable = self._tables or self._payable(game)
+        # the game's free routes, brought up to date with the owners as ``_free_routes`` does (written
+        # out: listing is the hot path)
+        memo = getattr(game, "memo", None)
+        free = None if memo is None else memo.get(self.name)
+        if free is None:
+            free = self._free_routes(game, payable)
+        elif free.owner != st.owner:
+            free.sync(payable, st)
         keyed, ends = free.keyed, free.ends
         top = payable.top if payable.top < player.trains else player.trains
         nl = hand[payable.locomotive]
@@ -340,7 +338,12 @@ class Claiming(Plugin):
                 else:
                     keys += keyed[c][:ends[c][m]]
         keys.sort()
-        closed = _closed(game, seat)
+        # the routes the seat may not claim now (``ttr_closed_routes``, R-PAR): what
+        # ``game.closed_routes`` has as keys, without the reasons, which listing does not read
+        closed = _NONE_CLOSED
+        for answer in game.hook.ttr_closed_routes(game=game, seat=seat):
+            if answer:
+                closed = answer if closed is _NONE_CLOSED else {**closed, **answer}
         if closed:
             _drop_closed(keys, closed, 16 * payable.width)
         out = list(map(payable.claim_at.__getitem__, keys))
@@ -438,7 +441,7 @@ class Claiming(Plugin):
 
     def check(self, game, seat, action: ClaimRoute) -> None:
         # a claim this plugin lists (the same object) has its form and payment known to fit
-        known = self._payable(game).known.get(id(action))
+        known = (self._tables or self._payable(game)).known.get(id(action))
         if known is not None and known[0] is action:
             route, paid = known[1], known[2]
         else:
@@ -490,7 +493,7 @@ class Claiming(Plugin):
         return None
 
     def apply(self, game, seat, action: ClaimRoute) -> None:
-        known = self._payable(game).known.get(id(action))
+        known = (self._tables or self._payable(game)).known.get(id(action))
         if known is not None and known[0] is action:
             route, paid = known[1], known[2]
         else:

@@ -85,7 +85,8 @@ class OpenRow(Plugin):
     def ttr_turn_ended(self, game):
         # wor refills here (R-ROW-1); the others too, in case the deck was empty at the pick and
         # paid cards have since reached the discard pile.
-        self.fill(game)
+        if -1 in game.state.open_row:  # most turns end with a full row: no call
+            self.fill(game)
 
     def fill(self, game) -> None:
         row = game.state.open_row

@@ -138,9 +138,12 @@ class TrainCards(Plugin):
         # R-DRAW-2: no face-up locomotive as the second card
         no_loco = st.players[seat].decision is not None and self.config.face_up_locomotive_ends_draw
         loco = game.cards.locomotive
-        restricted = self._row_restricted(game)
+        restricted = self._restricted
+        if restricted is None:
+            restricted = self._row_restricted(game)
         if not restricted and -1 not in row and not (no_loco and loco in row):
-            out += _row_draws(len(row))  # most turns: every face-up card may be taken
+            # most turns: every face-up card may be taken
+            out += _ROW_DRAWS.get(len(row)) or _row_draws(len(row))
             return out
         for slot, card in enumerate(row):
             if card >= 0 and not (no_loco and card == loco):
@@ -148,14 +151,14 @@ class TrainCards(Plugin):
                     out.append(_draw(slot))
         return out
 
+    #: does any plugin forbid some face-up cards? Asked once per ruleset (this instance serves its
+    #: games; None until then): most variants have none, and the hook would be called per slot per turn
+    _restricted: bool | None = None
+
     def _row_restricted(self, game) -> bool:
-        # Asked once per ruleset (this instance serves its games): does any plugin forbid some
-        # face-up cards? Most variants have none, and the hook would be called per slot per turn.
-        try:
-            return self._restricted
-        except AttributeError:
+        if self._restricted is None:
             self._restricted = bool(game.hook.ttr_card_takeable.get_hookimpls())
-            return self._restricted
+        return self._restricted
 
     def check(self, game, seat, action: DrawCard) -> None:
         st = game.state

@@ -62,6 +62,9 @@ class ActionRegistry:
     def __init__(self) -> None:
         self._by_kind: dict[str, Registration] = {}
         self._by_cls: dict[type, Registration] = {}
+        #: the registrations by action class, read without a call where every action is admitted
+        #: (``Game.apply``); ``for_action`` is the same look-up
+        self.by_class: Mapping[type, Registration] = self._by_cls
         self.current_plugin = "?"
         self._converter = make_converter()
         self._decoded: dict[tuple, Action] = {}

@@ -162,33 +162,32 @@ class Game(TableOperations):
     def legal_actions(self, seat: int) -> list[Action]:
         """Legal actions for ``seat`` now: one per choice, with one payment per route and colour
         (any other valid payment of that route is accepted too)."""
+        # one function, not a guard calling the listing: a random bot lists at every step
+        st = self.state
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(st.players):
+            return []
+        player = st.players[seat]
+        if st.phase == "over" or player.resigned:
+            return []
+        decision = player.decision
         try:
-            return self._legal_actions(seat)
+            if decision is not None:
+                handlers = self.registry.answering(decision.allowed)
+            elif st.phase != "play" or seat != st.current:
+                return []
+            else:
+                handlers = self.registry.turn_openers()
+            out: list[Action] = []
+            for handler in handlers:
+                out += handler.legal(self, seat)
+            if not out and decision is None:
+                for handler in self.registry.fallbacks():
+                    out += handler.legal(self, seat)
+            return out
         except TTRError:
             raise
         except Exception as exc:  # a plugin failed while listing its actions
             raise self._blame(exc, seat, None, doing=f"listing the legal actions of seat {seat}") from exc
-
-    def _legal_actions(self, seat: int) -> list[Action]:
-        st = self.state
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(st.players):
-            return []
-        if st.phase == "over" or st.players[seat].resigned:
-            return []
-        decision = st.players[seat].decision
-        if decision is not None:
-            handlers = self.registry.answering(decision.allowed)
-        elif st.phase != "play" or seat != st.current:
-            return []
-        else:
-            handlers = self.registry.turn_openers()
-        out: list[Action] = []
-        for handler in handlers:
-            out += handler.legal(self, seat)
-        if not out and decision is None:
-            for handler in self.registry.fallbacks():
-                out += handler.legal(self, seat)
-        return out
 
     def has_regular_action(self, seat: int) -> bool:
         """True if ``seat`` has any legal action besides the fallback ones (pass, R-TURN-2)."""
@@ -220,7 +219,16 @@ class Game(TableOperations):
                 watch.consulted()
             reg.handler.apply(self, seat, action)
             self.log.append((seat, action))
-            self._advance(seat, action)
+            # what follows an action, written out here as it follows every one: nothing while the
+            # seat has a decision pending or after an out-of-turn action (resigning); the end of
+            # the setup once every seat chose; else the end of the turn
+            st = self.state
+            if st.phase != "over" and st.players[seat].decision is None:
+                if st.phase == "setup":
+                    if not any(p.decision for p in st.players):
+                        self._start_play()
+                elif st.phase != "play" or seat == st.current:
+                    self._end_turn(seat, action)
         except BaseException as exc:
             # blame before undoing: the blame recognises this game's plugin instances
             failure = None if isinstance(exc, IllegalAction | KeyboardInterrupt) else self._blame(exc, seat, action)
@@ -233,7 +241,7 @@ class Game(TableOperations):
         st = self.state
         if st.phase == "over":
             raise GameOver(seat, action, f"the game is over ({st.end_reason})")
-        reg = self.registry.for_action(action)
+        reg = self.registry.by_class.get(type(action))  # ``registry.for_action``, without the call
         if reg is None:
             raise MalformedAction(seat, action, f"not an action of this game (known: {', '.join(self.registry.kinds())})")
         if not isinstance(seat, int) or not 0 <= seat < len(st.players):
@@ -258,18 +266,6 @@ class Game(TableOperations):
         reg.handler.check(self, seat, action)
         return reg
 
-    def _advance(self, seat: int, action: Action) -> None:
-        st = self.state
-        if st.phase == "over" or st.players[seat].decision is not None:
-            return
-        if st.phase == "play" and seat != st.current:
-            return  # an out-of-turn action (resigning) does not end the current turn
-        if st.phase == "setup":
-            if not any(p.decision for p in st.players):
-                self._start_play()
-            return
-        self._end_turn(seat, action)
-
     def _start_play(self) -> None:
         self.state.phase = "play"
         self.state.current = self.active_seats()[0]
@@ -292,7 +288,9 @@ class Game(TableOperations):
             if not st.final_round:
                 self.finish("the final round has been played (R-END-1)")
                 return
-        nxt = self._next_active(seat)
+        nxt = (seat + 1) % len(st.players)
+        if st.players[nxt].resigned:  # most turns pass to the next seat: no search
+            nxt = self._next_active(seat)
         if nxt is None:
             self.finish("no player is left")
             return
