@@ -191,9 +191,10 @@ def play_game(
         on_start(game)
     seats = [classes[i % len(classes)](seed, i) for i in range(players)]
     for _ in range(max_actions):
-        if game.over:
+        st = game.state  # read again each time: undoing a failed action puts a new state in place
+        if st.phase == "over":  # ``game.over``, ``game.to_act()``, without their calls per action
             return game
-        seat = game.to_act()[0]
+        seat = st.current if st.phase == "play" else game.to_act()[0]
         action = seats[seat].choose(game, seat)
         game.apply(seat, action)
         if on_action:
