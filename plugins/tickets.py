@@ -286,6 +286,8 @@ def ticket_outcome(game, seat: int) -> TicketOutcome:
     for r in player.routes:
         own.union(board.routes[r].ai, board.routes[r].bi)
     ends = [(t, own.find(board.tickets[t].ai), own.find(board.tickets[t].bi)) for t in player.tickets]
+    if not groups:  # nothing to borrow (most games): one outcome, the tickets the own routes join
+        return _outcome(game, seat, tuple(t for t, a, b in ends if a == b), groups, ())
     links = {r: (own.find(board.routes[r].ai), own.find(board.routes[r].bi)) for _, rs in groups for r in rs}
     fewest: dict[tuple[int, ...], tuple[int, tuple]] = {}  # completed tickets -> (borrows, choice)
     joined: dict[int, int] = {}  # own components joined by the borrowed routes of one choice
