@@ -219,3 +219,10 @@ def test_a_snapshot_taken_from_the_last_one_equals_a_fresh_one_and_shares_only_w
     assert GameState.from_snapshot(now).dump() == st.dump()
     again = st.snapshot(now)
     assert again[-1] is not now[-1], "a mutable plugin state is copied at every snapshot"
+
+
+def test_a_snapshot_taken_from_the_last_one_of_a_state_with_other_players_takes_nothing_from_it():
+    st, other = full_state(), full_state()
+    other.players.pop()
+    now = st.snapshot(other.snapshot())
+    assert now == st.snapshot() and len(now[0]) == len(st.players)

@@ -109,7 +109,7 @@ class GameState:
         its ``last`` one: a player whose fields all equal those in ``last`` (most players, after
         one turn) and a plugin state that ``last`` shares (frozen, unchanged) are taken from it."""
         final = self.final_round
-        if last is None:
+        if last is None or len(last[0]) != len(self.players):  # none, or of another game's state
             seats, ext = _snapshot_players(self.players), None
         else:
             seats, ext = [], last[-1]
