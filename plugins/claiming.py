@@ -312,12 +312,11 @@ class Claiming(Plugin):
         player = st.players[seat]
         hand = player.hand
         payable = self._tables or self._payable(game)
-        # the game's free routes, brought up to date with the owners as ``_free_routes`` does (written
-        # out: listing is the hot path)
+        # the game's free routes (kept in ``game.memo``), brought up to date with the owners
         memo = getattr(game, "memo", None)
         free = None if memo is None else memo.get(self.name)
         if free is None:
-            free = self._free_routes(game, payable)
+            free = self._new_free_routes(game, payable, memo)
         elif free.owner != st.owner:
             free.sync(payable, st)
         keyed, ends = free.keyed, free.ends
@@ -392,14 +391,12 @@ class Claiming(Plugin):
         payable.ferry_claims[(key, h, nl)] = claims
         return claims
 
-    def _free_routes(self, game, payable: _Payable) -> _FreeRoutes:
-        memo = getattr(game, "memo", None)
-        free = None if memo is None else memo.get(self.name)
-        if free is None:
-            free = payable.unclaimed.copy()
-            free.counts = [0] * len(game.state.players)
-            if memo is not None:
-                memo[self.name] = free
+    def _new_free_routes(self, game, payable: _Payable, memo: dict | None) -> _FreeRoutes:
+        """The free routes of ``game``, which keeps none yet: kept in its ``memo`` (if it has one)."""
+        free = payable.unclaimed.copy()
+        free.counts = [0] * len(game.state.players)
+        if memo is not None:
+            memo[self.name] = free
         free.sync(payable, game.state)
         return free
 
