@@ -32,7 +32,7 @@ class ParallelRoutes(Plugin):
             if not self.config.one_per_player:
                 return {}
             # R-PAR-1 only: the free parallels of the seat's own doubles
-            closes = self._closes_by_index(game.board)
+            closes = self._closes(game.board)
             closed: dict[int, Refusal] = {}
             for r in st.players[seat].routes:
                 pairs = closes[r]
@@ -43,7 +43,7 @@ class ParallelRoutes(Plugin):
             return closed
         routes = game.board.routes
         closed = {}
-        for r in [r for r in self._closes_of_own(game.board) if owner[r] >= 0]:
+        for r in [r for r, pairs in enumerate(self._closes(game.board)) if pairs and owner[r] >= 0]:
             for other in routes[r].parallel:
                 if owner[other] >= 0:
                     continue
@@ -53,32 +53,16 @@ class ParallelRoutes(Plugin):
                     closed[other] = _refusal(CLOSED_PARALLEL, routes[r].id, players)
         return closed
 
-    def _closes_of_own(self, board) -> dict[int, tuple[tuple[int, Refusal], ...]]:
-        # by route with parallels, what owning it closes (R-PAR-1): each parallel, with the refusal;
-        # asked at every turn, a fact of the board this instance serves
+    def _closes(self, board) -> list[tuple[tuple[int, Refusal], ...]]:
+        # by route index, what owning the route closes (R-PAR-1): each parallel, with the refusal
+        # (empty for a route without parallels); asked at every listing, a fact of the board this
+        # instance serves, and a list is read without a call
         try:
             return self._kept_closes
         except AttributeError:
-            self._build_closes(board)
+            self._kept_closes = [tuple((other, _refusal(OWN_PARALLEL, r.id, 0)) for other in r.parallel)
+                                 for r in board.routes]
             return self._kept_closes
-
-    def _closes_by_index(self, board) -> list[tuple[tuple[int, Refusal], ...]]:
-        # ``_closes_of_own`` as a list by route index (empty for a route without parallels): a seat
-        # has many routes, each looked up at every listing, and a list is read without a call
-        try:
-            return self._kept_closes_by_index
-        except AttributeError:
-            self._build_closes(board)
-            return self._kept_closes_by_index
-
-    def _build_closes(self, board) -> None:
-        # both at once, whichever player count comes first: the instance is complete after its first game
-        self._kept_closes = {
-            r.index: tuple((other, _refusal(OWN_PARALLEL, r.id, 0)) for other in r.parallel)
-            for r in board.routes
-            if r.parallel
-        }
-        self._kept_closes_by_index = [self._kept_closes.get(r.index, ()) for r in board.routes]
 
 
 # Refusals are frozen values: every game shares them (closures are asked at every turn).
