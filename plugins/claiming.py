@@ -135,7 +135,9 @@ class _Payable:
     ``by_length[kind][L]`` are the keys of the routes of ``L`` spaces payable in
     ``kind``; by route index, ``keys_of`` are ``(kind, key)`` for every way to pay it and
     ``length_of`` its spaces; ``fewer[L]`` is one for each length from ``L``: what a route of ``L``
-    spaces takes from the counts of its kinds by length (``_FreeRoutes.ends``).
+    spaces takes from the counts of its kinds by length (``_FreeRoutes.ends``), and
+    ``fewer_after[L]`` the counts that follow from each counts seen when a route of ``L`` spaces
+    leaves (``_FreeRoutes._take``).
     ``unclaimed`` are the free routes of a game in which nobody owns a route yet;
     ``ferry_claims[(key, h, n)]`` the claims of a ferry's key for ``h`` cards of its colour and
     ``n`` locomotives (``Claiming._ferry_claims``).
@@ -153,6 +155,7 @@ class _Payable:
         self.by_length: list[list[list[int]]] = [[[] for _ in range(self.width)] for _ in range(kinds)]
         self.keys_of: list[list[tuple[int, int]]] = [[] for _ in routes]
         self.fewer = [(0,) * length + (1,) * (self.width - length) for length in range(self.width)]
+        self.fewer_after: list[dict[tuple[int, ...], tuple[int, ...]]] = [{} for _ in range(self.width)]
         self.length_of = [r.length for r in routes]
         self.tabled: list[tuple[ClaimRoute, ...]] = []
         self.ferry_claims: dict[tuple[int, int, int], tuple[ClaimRoute, ...]] = {}
@@ -207,7 +210,7 @@ class _FreeRoutes:
         self.counts = [0] * players
         free = [[[k for k in keys if owner[k // payable.width >> 4] < 0] for keys in kind] for kind in payable.by_length]
         self.keyed = [[k for keys in kind for k in keys] for kind in free]
-        self.ends = [list(itertools.accumulate(map(len, kind))) for kind in free]
+        self.ends = [tuple(itertools.accumulate(map(len, kind))) for kind in free]
 
     def copy(self) -> _FreeRoutes:
         """An independent copy (``game.clone()`` takes one)."""
@@ -239,10 +242,18 @@ class _FreeRoutes:
 
     def _take(self, payable: _Payable, r: int) -> None:
         """Route ``r`` is no longer free."""
-        keyed, ends, fewer = self.keyed, self.ends, payable.fewer[payable.length_of[r]]
+        length = payable.length_of[r]
+        keyed, ends, after = self.keyed, self.ends, payable.fewer_after[length]
         for kind, key in payable.keys_of[r]:
             keyed[kind].remove(key)
-            ends[kind] = list(map(sub, ends[kind], fewer))
+            # the same counts recur across kinds and games: one look-up, not one subtraction per length
+            counts = ends[kind]
+            fewer = after.get(counts)
+            if fewer is None:
+                if len(after) >= _CLAIMS_LIMIT:
+                    after.clear()
+                fewer = after[counts] = tuple(map(sub, counts, payable.fewer[length]))
+            ends[kind] = fewer
 
 
 _NONE_CLOSED: frozenset[int] = frozenset()  # no route closed (listing)
