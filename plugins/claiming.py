@@ -351,7 +351,7 @@ class Claiming(Plugin):
         # the routes the seat may not claim now (``ttr_closed_routes``, R-PAR): what
         # ``game.closed_routes`` has as keys, without the reasons, which listing does not read
         closed = _NONE_CLOSED
-        for answer in game.hook.ttr_closed_routes(game=game, seat=seat):
+        for answer in game.hook.ttr_closed_routes(game=game, seat=seat, route=None):
             if answer:
                 closed = answer if closed is _NONE_CLOSED else {**closed, **answer}
         if closed:

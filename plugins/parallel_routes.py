@@ -24,7 +24,9 @@ class ParallelRoutes(Plugin):
         close_below_players: int = 4
 
     @hookimpl
-    def ttr_closed_routes(self, game, seat):
+    def ttr_closed_routes(self, game, seat, route):
+        if route is not None:
+            return self._closing(game, seat, route)
         st = game.state
         owner = st.owner
         players = len(st.players)
@@ -52,6 +54,30 @@ class ParallelRoutes(Plugin):
                 else:  # R-PAR-2: a parallel route is taken, and the player count closes the others
                     closed[other] = _refusal(CLOSED_PARALLEL, routes[r].id, players)
         return closed
+
+    def _closing(self, game, seat, route):
+        """``ttr_closed_routes`` for ``route`` alone: what its owned parallels close (the last in
+        map order says why, as for every route)."""
+        st = game.state
+        owner = st.owner
+        if owner[route.index] >= 0 or not route.parallel:
+            return None
+        players = len(st.players)
+        config = self.config
+        closing = None
+        for other in sorted(route.parallel):
+            if owner[other] < 0:
+                continue
+            if owner[other] == seat and config.one_per_player:
+                closing = OWN_PARALLEL
+            elif players < config.close_below_players:
+                closing = CLOSED_PARALLEL
+            else:
+                continue
+            closed_by = other
+        if closing is None:
+            return None
+        return {route.index: _refusal(closing, game.board.routes[closed_by].id, players)}
 
     def _closes(self, board) -> list[tuple[tuple[int, Refusal], ...]]:
         # by route index, what owning the route closes (R-PAR-1): each parallel, with the refusal

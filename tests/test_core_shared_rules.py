@@ -80,7 +80,7 @@ def test_hooks_with_several_plugins_answer_in_pluggys_order_with_pluggys_results
     }
     with local_plugins(plugins):
         game = Game(variant.load(str(_house(tmp_path, list(plugins)))), ["A", "B"], 1)
-        for hook, kwargs in [("ttr_closed_routes", {"game": game, "seat": 0}), ("ttr_end_bonuses", {"game": game, "outcomes": []})]:
+        for hook, kwargs in [("ttr_closed_routes", {"game": game, "seat": 0, "route": None}), ("ttr_end_bonuses", {"game": game, "outcomes": []})]:
             Order.calls = []
             ours = getattr(game.hook, hook)(**kwargs)
             ours_order, Order.calls = Order.calls, []

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from ttr_core import variant
 from ttr_core.errors import IllegalAction
 from ttr_core.game import Game
-from ttr_core.plugin import COLORS
+from ttr_core.plugin import COLORS, TRAINS
 from ttr_kit import testing
 from ttr_plugins.claiming import ClaimRoute
 
@@ -144,3 +144,23 @@ def test_a_state_swapped_in_whole_is_taken_in(variant_id):
         game.state = game.determinize(seat, random.Random(seat)).state
         assert listed(game, seat) == cheapest_accepted(game, seat)
         earlier = game.state.copy()
+
+
+@pytest.mark.parametrize("variant_id", ["usa", "europe", "ussr", "wor"])
+def test_a_claim_is_refused_for_the_parallel_route_rule_the_closed_routes_give(variant_id):
+    """R-PAR-1..2: checking one claim asks the rules about that route alone, listing asks about
+    every route; a closed route is refused with the code and reason ``game.closures`` gives it."""
+    closed = 0
+    for players in (2, 3, 4):
+        for game, seat in turn_starts(variant_id, players, seed=11, every=5):
+            closures = game.closures(seat)
+            for route in game.board.routes:
+                if not route.parallel or game.state.owner[route.index] >= 0:
+                    continue
+                problem = game.claim_problem(seat, route)
+                if route.index in closures:
+                    closed += 1
+                    assert problem == closures[route.index], (variant_id, players, route.id)
+                else:
+                    assert problem is None or problem.code == TRAINS, (variant_id, players, route.id, problem)
+    assert closed  # the games did close some routes

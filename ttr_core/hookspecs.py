@@ -275,7 +275,7 @@ def ttr_view(game: Game, seat: int | None) -> Mapping[str, Any] | None:
 
 
 @hookspec
-def ttr_closed_routes(game: Game, seat: int) -> Mapping[int, str | Refusal] | None:
+def ttr_closed_routes(game: Game, seat: int, route: Route | None) -> Mapping[int, str | Refusal] | None:
     """Return the free routes ``seat`` may not claim now, as ``{route index: why}`` (R-PAR-1..2).
 
     ``why`` is a reason for people (a string: its code is ``closed``), or a ``Refusal(code,
@@ -284,6 +284,11 @@ def ttr_closed_routes(game: Game, seat: int) -> Mapping[int, str | Refusal] | No
     (``game.closures``, ``game.closed_routes``, ``game.claim_problem``) whenever a claim is
     listed or checked, and when a position given by hand places its routes. All answers are
     merged.
+
+    ``route`` is None when the caller asks about every route (listing claims), or the one route
+    it asks about (``game.claim_problem``, checking a claim): an implementation may then answer
+    for that route alone, and entries for other routes are not read. Leave the parameter out to
+    answer for every route always.
 
     Example::
 

@@ -107,7 +107,7 @@ class TableOperations:
         answered ``ttr_closed_routes`` with a reason only. Where two rules close a route, the last
         one says why."""
         closed: dict[int, Refusal] = {}
-        for answer in self.hook.ttr_closed_routes(game=self, seat=seat):
+        for answer in self.hook.ttr_closed_routes(game=self, seat=seat, route=None):
             if answer:  # most turns close nothing
                 for index, why in answer.items():
                     closed[index] = _as_refusal(why)
@@ -123,7 +123,7 @@ class TableOperations:
         if owner >= 0:
             return Refusal(TAKEN, f"{route.id} belongs to seat {owner} already (R-ROUTE-5)")
         index, closure = route.index, _OPEN
-        for answer in self.hook.ttr_closed_routes(game=self, seat=seat):
+        for answer in self.hook.ttr_closed_routes(game=self, seat=seat, route=route):
             if answer and index in answer:  # ``closures`` for one route, without merging the answers
                 closure = answer[index]
         if closure is not _OPEN:
