@@ -221,21 +221,20 @@ class _FreeRoutes:
         return twin
 
     def sync(self, payable: _Payable, st: GameState) -> None:
-        """Take in the owners of ``st``."""
+        """Take in the owners of ``st`` (the caller saw that they differ from ``owner``)."""
         owner, kept = st.owner, self.owner
-        if owner == kept:
-            return
         # a claim appends the route to its owner's list: the routes after those read last leave;
         # anything else (a route freed, a state replaced) leaves owners that still differ, and
         # then the free routes are worked out anew
         counts = self.counts
         for seat, player in enumerate(st.players):
             routes = player.routes
-            for r in routes[counts[seat]:]:
-                if kept[r] < 0 <= owner[r]:
-                    self._take(payable, r)
-                    kept[r] = owner[r]
-            counts[seat] = len(routes)
+            if len(routes) != counts[seat]:
+                for r in routes[counts[seat]:]:
+                    if kept[r] < 0 <= owner[r]:
+                        self._take(payable, r)
+                        kept[r] = owner[r]
+                counts[seat] = len(routes)
         if kept != owner:
             anew = _FreeRoutes(payable, owner, len(counts))
             self.owner, self.keyed, self.ends = anew.owner, anew.keyed, anew.ends
