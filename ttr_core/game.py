@@ -26,6 +26,7 @@ from ttr_core.errors import (
 )
 from ttr_core.prepared import PreparedRules
 from ttr_core.scoring import GameResult, score_game
+from ttr_core.shuffle import shuffle
 from ttr_core.state import GameState, PlayerState, digest
 from ttr_core.table import TableOperations
 from ttr_core.variant import Ruleset
@@ -116,9 +117,9 @@ class Game(TableOperations):
     def _new_state(self, players: Sequence[str]) -> GameState:
         counts = self.deck_counts
         deck = [self.cards.id(name) for name in self.cards.names for _ in range(counts.get(name, 0))]
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         tickets = list(range(len(self.board.tickets)))
-        self.rng.shuffle(tickets)
+        shuffle(self.rng, tickets)
         width = len(self.cards.names)
         state = GameState(
             players=[PlayerState(name, [0] * width, self.board.trains) for name in players],

@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from ttr_core.board import Board
+from ttr_core.shuffle import shuffle
 from ttr_core.state import GameState
 
 
@@ -21,7 +22,7 @@ def _redeal_cards(state: GameState, others: Sequence[int], rng: random.Random) -
     cards = list(state.deck)
     for s in others:
         cards += [card for card, n in enumerate(state.players[s].hand) for _ in range(n)]
-    rng.shuffle(cards)
+    shuffle(rng, cards)
     for s in others:
         hand = state.players[s].hand
         size = sum(hand)
@@ -43,7 +44,7 @@ def _redeal_tickets(state: GameState, others: Sequence[int], board: Board, rng: 
     for kind in sorted(places):
         spots = places[kind]
         tickets = [pile[i] for pile, i in spots]
-        rng.shuffle(tickets)
+        shuffle(rng, tickets)
         for (pile, i), ticket in zip(spots, tickets):
             pile[i] = ticket
     _give_back_offers(state, offers)
@@ -67,7 +68,7 @@ def redeal_tickets(
         tickets.sort()  # the draw depends on which tickets are unseen, not on where they lie
     drawn = {s: [_draw(pool[board.tickets[t].kind], weights[s], rng) for t in pile] for s, pile in held.items()}
     for kind in sorted(pool):
-        rng.shuffle(pool[kind])
+        shuffle(rng, pool[kind])
     for pile in piles:
         if any(pile is p for p in held.values()):
             continue

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from ttr_core.shuffle import shuffle
+
 if TYPE_CHECKING:
     from ttr_core.board import Route
     from ttr_core.state import GameState
@@ -67,7 +69,7 @@ class TableOperations:
             if not st.discard:
                 return None
             st.deck, st.discard = st.discard, []
-            self.rng.shuffle(st.deck)
+            shuffle(self.rng, st.deck)
         return st.deck.pop()
 
     def place_route(self, seat: int, route: Route, paid: Iterable[tuple[int, int]] = ()) -> None:
