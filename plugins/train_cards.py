@@ -174,7 +174,10 @@ class TrainCards(Plugin):
         second = st.players[seat].decision is not None
         if second and st.open_row[slot] == game.cards.locomotive and self.config.face_up_locomotive_ends_draw:
             raise NotLegalNow(seat, action, "a face-up locomotive cannot be taken as the second card (R-DRAW-2)")
-        reason = _forbidden(game, seat, slot, st.open_row[slot]) if self._row_restricted(game) else None
+        restricted = self._restricted
+        if restricted is None:
+            restricted = self._row_restricted(game)
+        reason = _forbidden(game, seat, slot, st.open_row[slot]) if restricted else None
         if reason is not None:
             name = game.cards.names[st.open_row[slot]]
             raise NotLegalNow(seat, action, f"the face-up {name} in slot {slot} cannot be taken: {reason}")

@@ -108,6 +108,7 @@ class Game(TableOperations):
         self.pm, self.hook, self.registry = shared.pm, shared.hook, shared.registry
         self.deck_counts, self.cards, self._points = shared.deck_counts, shared.cards, shared.points
         self._answers, self._watch = shared.answers, shared.watch
+        self._turn_openers = shared.registry.turn_openers()  # the registry is complete: asked at every listing
         #: the state after the last action that consulted a plugin that may not replay, as
         #: ``(GameState.snapshot(), generator, its sharers, result, length of the log then)``; None
         #: before one is needed
@@ -177,7 +178,7 @@ class Game(TableOperations):
             elif st.phase != "play" or seat != st.current:
                 return []
             else:
-                handlers = self.registry.turn_openers()
+                handlers = self._turn_openers
             out: list[Action] = []
             for handler in handlers:
                 out += handler.legal(self, seat)
