@@ -231,7 +231,7 @@ def _relayed(caller, impls: Sequence[Any], first: bool):
     registration order; none for a hook no plugin of the ruleset implements)."""
     name = caller.name
     params = ", ".join(caller.spec.argnames)
-    lines = [f"def {name}(*, {params}):" if params else f"def {name}():"]
+    lines = [f"def {name}(__relay, *, {params}):" if params else f"def {name}(__relay):"]
     if not first:
         lines.append("    __answers = []")
     functions = {}
@@ -256,17 +256,28 @@ def _relayed(caller, impls: Sequence[Any], first: bool):
 class HookRelay:
     """``game.hook``: pluggy's hook callers, except that hooks without wrappers are called directly.
     The plugins of a ruleset never change, so this is decided once; hooks with wrappers (or
-    old-style hookwrappers) go through pluggy as usual."""
+    old-style hookwrappers) go through pluggy as usual.
 
-    def __init__(self, pm: pluggy.PluginManager):
+    ``HookRelay(pm)`` is an instance of a class made for ``pm``, whose relays are its methods:
+    a call site then finds them as it finds any method (CPython specialises it), where an
+    attribute of the instance would be looked for on the class first at every call."""
+
+    __slots__ = ()
+
+    def __new__(cls, pm: pluggy.PluginManager):
+        relays: dict[str, Any] = {"__slots__": ()}
         for name in spec_names(pm):
             caller = getattr(pm.hook, name)
             impls = caller.get_hookimpls()
             first = bool(caller.spec.opts.get("firstresult"))
             if any(i.hookwrapper or i.wrapper for i in impls) or caller.spec.opts.get("historic"):
-                setattr(self, name, caller)
+                relays[name] = caller  # not a function: read from the class as it is
             else:
-                setattr(self, name, _relayed(caller, impls, first))
+                relays[name] = _relayed(caller, impls, first)
+        return object.__new__(type(cls.__name__, (cls,), relays))
+
+    def __init__(self, pm: pluggy.PluginManager):
+        pass
 
 
 # --- naming a plugin that failed ----------------------------------------------------------------
