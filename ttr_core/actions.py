@@ -8,7 +8,7 @@ action serialises like a built-in one (a tagged union, as cattrs' strategies des
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Protocol
 
 import attrs
@@ -51,6 +51,14 @@ class Registration:
     starts_turn: bool  # may open a turn, not only answer a pending decision
     fallback: bool  # legal only when nothing else is (R-TURN-2)
     any_time: bool  # any seat, in or out of turn, even with a decision pending (resigning)
+    #: the handler's ``check`` and ``apply``, bound once: the game calls them for every action of
+    #: every kind from one place, where a method looked up on handlers of many classes is looked
+    #: up anew at each call
+    check: Callable[[Any, int, Action], None] = attrs.field(init=False, repr=False, eq=False)
+    apply: Callable[[Any, int, Action], None] = attrs.field(init=False, repr=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.check, self.apply = self.handler.check, self.handler.apply
 
 
 _DECODED_LIMIT = 50_000

@@ -108,7 +108,8 @@ class Game(TableOperations):
         self.pm, self.hook, self.registry = shared.pm, shared.hook, shared.registry
         self.deck_counts, self.cards, self._points = shared.deck_counts, shared.cards, shared.points
         self._answers, self._watch = shared.answers, shared.watch
-        self._turn_openers = shared.registry.turn_openers()  # the registry is complete: asked at every listing
+        # what lists the actions that open a turn, bound once (the registry is complete): asked at every turn
+        self._turn_listings = tuple(handler.legal for handler in shared.registry.turn_openers())
         #: the state after the last action that consulted a plugin that may not replay, as
         #: ``(GameState.snapshot(), generator, its sharers, result, length of the log then)``; None
         #: before one is needed
@@ -173,16 +174,16 @@ class Game(TableOperations):
             return []
         decision = player.decision
         try:
-            if decision is not None:
-                handlers = self.registry.answering(decision.allowed)
-            elif st.phase != "play" or seat != st.current:
-                return []
-            else:
-                handlers = self._turn_openers
             out: list[Action] = []
-            for handler in handlers:
-                out += handler.legal(self, seat)
-            if not out and decision is None:
+            if decision is not None:
+                for handler in self.registry.answering(decision.allowed):
+                    out += handler.legal(self, seat)
+                return out
+            if st.phase != "play" or seat != st.current:
+                return out
+            for legal in self._turn_listings:
+                out += legal(self, seat)
+            if not out:
                 for handler in self.registry.fallbacks():
                     out += handler.legal(self, seat)
             return out
@@ -219,7 +220,7 @@ class Game(TableOperations):
         try:
             if watch is not None and reg.plugin in watch.plugins:
                 watch.consulted()
-            reg.handler.apply(self, seat, action)
+            reg.apply(self, seat, action)
             self.log.append((seat, action))
             # what follows an action, written out here as it follows every one: nothing while the
             # seat has a decision pending or after an out-of-turn action (resigning); the end of
@@ -265,7 +266,7 @@ class Game(TableOperations):
             raise NotYourTurn(seat, action, f"it is seat {st.current}'s turn")
         elif not reg.starts_turn:
             raise NotLegalNow(seat, action, "there is nothing pending that this action answers")
-        reg.handler.check(self, seat, action)
+        reg.check(self, seat, action)
         return reg
 
     def _start_play(self) -> None:
