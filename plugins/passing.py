@@ -43,7 +43,9 @@ class Passing(Plugin):
     @hookimpl
     def ttr_turn_ended(self, game, action):
         passes = self.state(game).passes_in_a_row
-        if action.kind != Pass.kind:
+        # the game admits an action by its exact class (the registry's): a pass is a Pass; its
+        # kind, a class attribute read from actions of every class, is a slower question
+        if type(action) is not Pass:
             if passes:
                 self.set_state(game, PassingState())
         elif passes >= len(game.active_seats()):
