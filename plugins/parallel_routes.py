@@ -38,14 +38,14 @@ class ParallelRoutes(Plugin):
             closed: dict[int, Refusal] = {}
             for r in st.players[seat].routes:
                 pairs = closes[r]
-                if pairs and owner[r] == seat:
+                if pairs is not None and owner[r] == seat:
                     for other, refusal in pairs:
                         if owner[other] < 0:
                             closed[other] = refusal
             return closed
         routes = game.board.routes
         closed = {}
-        for r in [r for r, pairs in enumerate(self._closes(game.board)) if pairs and owner[r] >= 0]:
+        for r in [r for r, pairs in enumerate(self._closes(game.board)) if pairs is not None and owner[r] >= 0]:
             for other in routes[r].parallel:
                 if owner[other] >= 0:
                     continue
@@ -79,14 +79,15 @@ class ParallelRoutes(Plugin):
             return None
         return {route.index: _refusal(closing, game.board.routes[closed_by].id, players)}
 
-    def _closes(self, board) -> list[tuple[tuple[int, Refusal], ...]]:
+    def _closes(self, board) -> list[tuple[tuple[int, Refusal], ...] | None]:
         # by route index, what owning the route closes (R-PAR-1): each parallel, with the refusal
-        # (empty for a route without parallels); asked at every listing, a fact of the board this
-        # instance serves, and a list is read without a call
+        # (None for a route without parallels: asking ``is None`` is cheaper than a tuple's truth);
+        # asked at every listing, a fact of the board this instance serves, and a list is read
+        # without a call
         try:
             return self._kept_closes
         except AttributeError:
-            self._kept_closes = [tuple((other, _refusal(OWN_PARALLEL, r.id, 0)) for other in r.parallel)
+            self._kept_closes = [tuple((other, _refusal(OWN_PARALLEL, r.id, 0)) for other in r.parallel) or None
                                  for r in board.routes]
             return self._kept_closes
 
