@@ -118,7 +118,9 @@ class Game(TableOperations):
 
     def _new_state(self, players: Sequence[str]) -> GameState:
         counts = self.deck_counts
-        deck = [self.cards.id(name) for name in self.cards.names for _ in range(counts.get(name, 0))]
+        deck: list[int] = []
+        for card, name in enumerate(self.cards.names):  # a card's id is its place among the names
+            deck += [card] * counts.get(name, 0)
         shuffle(self.rng, deck)
         tickets = list(range(len(self.board.tickets)))
         shuffle(self.rng, tickets)
