@@ -221,7 +221,7 @@ class _FreeRoutes:
         return twin
 
     def sync(self, payable: _Payable, st: GameState) -> None:
-        """Take in the owners of ``st`` (the caller saw that they differ from ``owner``)."""
+        """Take in the owners of ``st``: the listing calls this when they differ from ``owner``."""
         owner, kept = st.owner, self.owner
         # a claim appends the route to its owner's list: the routes after those read last leave;
         # anything else (a route freed, a state replaced) leaves owners that still differ, and
