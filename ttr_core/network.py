@@ -31,9 +31,15 @@ class DisjointSets:
         return x
 
     def union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[ra] = rb
+        parent = self.parent
+        while parent[a] != a:  # find(a) and find(b), written out: union is called once per route
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        if a != b:
+            parent[a] = b
 
     def connected(self, a: int, b: int) -> bool:
         return self.find(a) == self.find(b)
