@@ -282,12 +282,12 @@ def ticket_outcome(game, seat: int) -> TicketOutcome:
     board = game.board
     player = game.state.players[seat]
     groups = [(label, tuple(candidates)) for label, candidates in _borrow_groups(game, seat)]
+    if not groups:  # nothing to borrow (most games): one outcome, the tickets the own routes join
+        return _joined(board, seat, player)
     own = DisjointSets(len(board.cities))
     for r in player.routes:
         own.union(board.routes[r].ai, board.routes[r].bi)
     ends = [(t, own.find(board.tickets[t].ai), own.find(board.tickets[t].bi)) for t in player.tickets]
-    if not groups:  # nothing to borrow (most games): one outcome, the tickets the own routes join
-        return _outcome(game, seat, tuple(t for t, a, b in ends if a == b), groups, ())
     links = {r: (own.find(board.routes[r].ai), own.find(board.routes[r].bi)) for _, rs in groups for r in rs}
     fewest: dict[tuple[int, ...], tuple[int, tuple]] = {}  # completed tickets -> (borrows, choice)
     joined: dict[int, int] = {}  # own components joined by the borrowed routes of one choice
@@ -321,6 +321,42 @@ def ticket_outcome(game, seat: int) -> TicketOutcome:
     if len(alternatives) == 1:
         return alternatives[0]
     return attrs.evolve(alternatives[0], alternatives=tuple(alternatives))
+
+
+def _joined(board, seat: int, player) -> TicketOutcome:
+    """The outcome when nothing can be borrowed: a ticket is completed when the player's routes join
+    its cities (R-TIX-2), and scores for or against (R-SCORE-2).
+
+    The union-find is written out rather than ``DisjointSets``': a call for each route and each
+    ticket city would cost more than the walks it makes, on networks this small."""
+    parent = list(range(len(board.cities)))
+    for r in player.routes:
+        route = board.routes[r]
+        a = route.ai
+        while parent[a] != a:
+            a = parent[a]
+        b = route.bi
+        while parent[b] != b:
+            b = parent[b]
+        parent[a] = b
+    done = []
+    failed = []
+    points = 0
+    for t in player.tickets:
+        ticket = board.tickets[t]
+        a = ticket.ai
+        while parent[a] != a:
+            a = parent[a]
+        b = ticket.bi
+        while parent[b] != b:
+            b = parent[b]
+        if a == b:
+            done.append(t)
+            points += ticket.points
+        else:
+            failed.append(t)
+            points -= ticket.points
+    return TicketOutcome(seat, tuple(done), tuple(failed), points)
 
 
 def _points(game, seat: int, done: tuple[int, ...]) -> int:

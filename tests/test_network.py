@@ -59,6 +59,28 @@ def pieces_joined_by_bridges(draw):
     return edges
 
 
+@st.composite
+def forests_and_circuits(draw):
+    """Pieces side by side, each grown city by city from an earlier one (a tree), some with a few more
+    routes closing cycles, doubling a route or looping at a city: how end-of-game networks look, most
+    pieces one trail, the others mostly trees."""
+    edges = []
+    for p in range(draw(st.integers(1, 6))):
+        base = 10 * p
+        size = draw(st.integers(1, 8))
+        edges += [(base + draw(st.integers(0, k - 1)), base + k, draw(st.integers(0, 6))) for k in range(1, size)]
+        edges += [(base + a, base + b, w) for a, b, w in draw(
+            st.lists(st.tuples(st.integers(0, size - 1), st.integers(0, size - 1), st.integers(0, 6)), max_size=2))]
+    return edges
+
+
+@given(forests_and_circuits())
+@settings(max_examples=1500, deadline=None)
+def test_longest_trail_matches_brute_force_piece_by_piece(edges):
+    """A piece's total (one trail), a tree's longest path, or a search: whichever piece is longest."""
+    assert longest_trail(edges) == brute_force(edges)
+
+
 @given(pieces_joined_by_bridges())
 @settings(max_examples=600, deadline=None)
 def test_longest_trail_matches_brute_force_across_bridges(edges):
@@ -101,6 +123,18 @@ def test_a_triangle_hanging_off_a_city_is_walked_round():
     k4 = [(0, 1, 1), (0, 2, 2), (0, 3, 3), (1, 2, 4), (1, 3, 5), (2, 3, 6)]
     edges = k4 + [(3, 4, 2), (4, 5, 1), (5, 6, 1), (6, 4, 1)]
     assert longest_trail(edges) == brute_force(edges) == 25  # all but route 0-1
+
+
+def test_R_BON_1_the_longest_path_of_a_tree_bends_at_one_city():
+    # a spider: legs 0-1-2 (3+4), 0-3 (6), 0-4-5 (1+1): the two longest legs, 7 and 6
+    assert longest_trail([(0, 1, 3), (1, 2, 4), (0, 3, 6), (0, 4, 1), (4, 5, 1)]) == 13
+
+
+def test_R_BON_1_a_lighter_piece_is_not_the_trail():
+    # a tree of 12 beside a single route of 13: the route, wherever the pieces come in the list
+    tree = [(0, 1, 4), (0, 2, 4), (0, 3, 4), (3, 4, 4)]
+    assert longest_trail(tree + [(7, 8, 13)]) == longest_trail([(7, 8, 13)] + tree) == 13
+    assert longest_trail(tree + [(7, 8, 11)]) == 12
 
 
 def test_disjoint_sets_join_and_separate():

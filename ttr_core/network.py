@@ -31,24 +31,35 @@ class DisjointSets:
         return x
 
     def union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[ra] = rb
+        parent = self.parent
+        while parent[a] != a:  # find(a) and find(b), written out: union is called once per route
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        if a != b:
+            parent[a] = b
 
     def connected(self, a: int, b: int) -> bool:
         return self.find(a) == self.find(b)
 
 
 def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
-    """The longest trail (cities may repeat, each edge at most once) over weighted edges ``(u, v, w)``.
+    """The longest trail (cities may repeat, each edge at most once) over weighted edges ``(u, v, w)``
+    between vertices that are small integers (city indices).
 
     Exact for lengths ``w >= 0``. Why it is fast enough for any network a player can build:
 
+    * a trail stays in one connected piece, and a piece whose total cannot beat the best trail so
+      far is not searched: the heaviest go first;
     * a longest trail cannot be extended, so every edge at either end is in it: an open trail runs
-      between two odd-degree vertices, and a component with at most two of them is one trail
-      (Euler) using every edge;
-    * it crosses a vertex with two routes straight through, or not at all: chains of such vertices
-      are searched as one weighted edge (``_contracted``);
+      between two odd-degree vertices, and a piece with at most two of them is one trail (Euler)
+      using every edge. Most pieces of a network are, and need no more than their total;
+    * in a piece without cycles (a tree) a trail never comes back to a city: it is a path, and the
+      longest path bends at some city through the two longest branches below it (``_tree_path``);
+    * in a piece with cycles, a trail crosses a vertex with two routes straight through, or not at
+      all: chains of such vertices are searched as one weighted edge (``_contracted``);
     * a city with leaves (dead-end routes) needs one start, and the edges a trail leaves unused
       weigh at least a matching of the odd vertices other than its ends: that bounds the trails
       from each start (``_starts``). Starts go best bound first, a search stops as soon as a trail
@@ -56,14 +67,98 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
     * the depth-first search is memoised on (vertex, edges used): the rest of a trail depends on
       nothing else, and a cycle walked either way, or reached from another start, ends in one state.
     """
-    adj = _contracted(edges)
-    best = 0
-    for comp in _components(adj):
-        total = sum(w for v in comp for _, _, w in adj[v]) // 2
+    at = _touching(edges)
+    best, hard, piece = _pieces(edges, at)
+    for total, tree, label, comp in sorted(hard, reverse=True):
         if total <= best:
+            break
+        if tree:
+            got = _tree_path(at, comp)
+        else:
+            adj = _contracted([e for e in edges if piece[e[0]] == label])
+            got = _search(adj, list(adj), [v for v in adj if len(adj[v]) % 2], total, best)
+        if got > best:
+            best = got
+    return best
+
+
+_Touching = list[list[tuple[int, int, int]] | None]  # [v]: the edges at v (a loop twice), None if none
+
+
+def _touching(edges: Sequence[tuple[int, int, int]]) -> _Touching:
+    top = 0
+    for u, v, _ in edges:
+        if u > top:
+            top = u
+        if v > top:
+            top = v
+    at: _Touching = [None] * (top + 1)
+    for e in edges:
+        u, v, _ = e
+        if at[u] is None:
+            at[u] = [e]
+        else:
+            at[u].append(e)
+        if at[v] is None:
+            at[v] = [e]
+        else:
+            at[v].append(e)
+    return at
+
+
+def _pieces(edges: Sequence[tuple[int, int, int]], at: _Touching
+            ) -> tuple[int, list[tuple[int, bool, int, list[int]]], list[int]]:
+    """The longest total of a piece with at most two odd vertices; ``(total, is a tree, label,
+    vertices)`` of every other piece; and the label of each vertex's piece (0: none)."""
+    piece = [0] * len(at)
+    best = 0
+    hard = []
+    for root, _, _ in edges:
+        if piece[root]:
             continue
-        odd = [v for v in comp if len(adj[v]) % 2]
-        best = total if len(odd) <= 2 else _search(adj, comp, odd, total, best)
+        label = root + 1
+        piece[root] = label
+        comp = [root]
+        total = odd = ends = 0
+        for x in comp:
+            here = at[x]
+            k = len(here)
+            odd += k & 1
+            ends += k
+            for o, b, w in here:
+                total += w
+                if o == x:
+                    o = b
+                if not piece[o]:
+                    piece[o] = label
+                    comp.append(o)
+        total >>= 1  # each edge was met from both ends
+        if odd > 2:
+            hard.append((total, ends >> 1 == len(comp) - 1, label, comp))
+        elif total > best:
+            best = total
+    return best, hard, piece
+
+
+def _tree_path(at: _Touching, comp: list[int]) -> int:
+    """The longest path of a tree whose vertices ``comp`` are listed breadth first: at each vertex,
+    from the last, the two longest branches down to its children (its neighbours listed later)."""
+    down: dict[int, int] = {}
+    best = 0
+    for x in reversed(comp):
+        first = second = 0
+        for o, b, w in at[x]:
+            if o == x:
+                o = b
+            if o in down:
+                d = down[o] + w
+                if d > first:
+                    first, second = d, first
+                elif d > second:
+                    second = d
+        down[x] = first
+        if first + second > best:
+            best = first + second
     return best
 
 
@@ -205,21 +300,6 @@ def _bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def _components(adj: _Adjacency) -> Iterator[list[int]]:
-    """The vertices of each connected piece."""
-    seen: set[int] = set()
-    for root in adj:
-        if root not in seen:
-            seen.add(root)
-            comp = [root]
-            for v in comp:
-                for _, o, _ in adj[v]:
-                    if o not in seen:
-                        seen.add(o)
-                        comp.append(o)
-            yield comp
 
 
 def _contracted(edges: Sequence[tuple[int, int, int]]) -> _Adjacency:

@@ -127,7 +127,9 @@ def score_game(game: Game) -> GameResult:
     scores = []
     for seat, (player, outcome) in enumerate(zip(game.state.players, outcomes)):
         mine = tuple(sorted((b for b in bonuses if b.seat == seat), key=lambda b: b.name))
-        routes = sum(game.route_points(board.routes[r].length) for r in player.routes)
+        routes = 0
+        for r in player.routes:
+            routes += game.route_points(board.routes[r].length)
         facts: dict[str, Any] = {}
         for answer in hook.ttr_player_facts(game=game, seat=seat, outcome=outcome):
             facts.update(answer or {})
