@@ -58,7 +58,10 @@ class Registration:
     apply: Callable[[Any, int, Action], None] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
-        self.check, self.apply = self.handler.check, self.handler.apply
+        handler = self.handler
+        # a handler lacking one fails when it is called, as the plugin's error, not at registration
+        self.check = getattr(handler, "check", None) or (lambda *args: handler.check(*args))
+        self.apply = getattr(handler, "apply", None) or (lambda *args: handler.apply(*args))
 
 
 _DECODED_LIMIT = 50_000
