@@ -325,32 +325,18 @@ def ticket_outcome(game, seat: int) -> TicketOutcome:
 
 def _joined(board, seat: int, player) -> TicketOutcome:
     """The outcome when nothing can be borrowed: a ticket is completed when the player's routes join
-    its cities (R-TIX-2), and scores for or against (R-SCORE-2).
-
-    The union-find is written out rather than ``DisjointSets``': a call for each route and each
-    ticket city would cost more than the walks it makes, on networks this small."""
-    parent = list(range(len(board.cities)))
+    its cities (R-TIX-2), and scores for or against (R-SCORE-2)."""
+    own = DisjointSets(len(board.cities))
     for r in player.routes:
         route = board.routes[r]
-        a = route.ai
-        while parent[a] != a:
-            a = parent[a]
-        b = route.bi
-        while parent[b] != b:
-            b = parent[b]
-        parent[a] = b
+        own.union(route.ai, route.bi)
+    find = own.find
     done = []
     failed = []
     points = 0
     for t in player.tickets:
         ticket = board.tickets[t]
-        a = ticket.ai
-        while parent[a] != a:
-            a = parent[a]
-        b = ticket.bi
-        while parent[b] != b:
-            b = parent[b]
-        if a == b:
+        if find(ticket.ai) == find(ticket.bi):
             done.append(t)
             points += ticket.points
         else:
