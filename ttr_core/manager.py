@@ -276,9 +276,6 @@ class HookRelay:
                 relays[name] = _relayed(caller, impls, first)
         return object.__new__(type(cls.__name__, (cls,), relays))
 
-    def __init__(self, pm: pluggy.PluginManager):
-        pass
-
 
 # --- naming a plugin that failed ----------------------------------------------------------------
 
