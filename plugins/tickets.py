@@ -282,12 +282,12 @@ def ticket_outcome(game, seat: int) -> TicketOutcome:
     board = game.board
     player = game.state.players[seat]
     groups = [(label, tuple(candidates)) for label, candidates in _borrow_groups(game, seat)]
-    if not groups:  # nothing to borrow (most games): one outcome, the tickets the own routes join
-        return _joined(board, seat, player)
     own = DisjointSets(len(board.cities))
     for r in player.routes:
         own.union(board.routes[r].ai, board.routes[r].bi)
     ends = [(t, own.find(board.tickets[t].ai), own.find(board.tickets[t].bi)) for t in player.tickets]
+    if not groups:  # nothing to borrow (most games): one outcome, the tickets the own routes join
+        return _outcome(game, seat, tuple(t for t, a, b in ends if a == b), groups, ())
     links = {r: (own.find(board.routes[r].ai), own.find(board.routes[r].bi)) for _, rs in groups for r in rs}
     fewest: dict[tuple[int, ...], tuple[int, tuple]] = {}  # completed tickets -> (borrows, choice)
     joined: dict[int, int] = {}  # own components joined by the borrowed routes of one choice
@@ -321,28 +321,6 @@ def ticket_outcome(game, seat: int) -> TicketOutcome:
     if len(alternatives) == 1:
         return alternatives[0]
     return attrs.evolve(alternatives[0], alternatives=tuple(alternatives))
-
-
-def _joined(board, seat: int, player) -> TicketOutcome:
-    """The outcome when nothing can be borrowed: a ticket is completed when the player's routes join
-    its cities (R-TIX-2), and scores for or against (R-SCORE-2)."""
-    own = DisjointSets(len(board.cities))
-    for r in player.routes:
-        route = board.routes[r]
-        own.union(route.ai, route.bi)
-    find = own.find
-    done = []
-    failed = []
-    points = 0
-    for t in player.tickets:
-        ticket = board.tickets[t]
-        if find(ticket.ai) == find(ticket.bi):
-            done.append(t)
-            points += ticket.points
-        else:
-            failed.append(t)
-            points -= ticket.points
-    return TicketOutcome(seat, tuple(done), tuple(failed), points)
 
 
 def _points(game, seat: int, done: tuple[int, ...]) -> int:
