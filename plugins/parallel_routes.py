@@ -46,14 +46,19 @@ class ParallelRoutes(Plugin):
         routes = game.board.routes
         closed = {}
         for r in [r for r, pairs in enumerate(self._closes(game.board)) if pairs is not None and owner[r] >= 0]:
+            code = self._closed_by(owner[r], seat, players)
             for other in routes[r].parallel:
-                if owner[other] >= 0:
-                    continue
-                if owner[r] == seat and self.config.one_per_player:
-                    closed[other] = _refusal(OWN_PARALLEL, routes[r].id, players)
-                else:  # R-PAR-2: a parallel route is taken, and the player count closes the others
-                    closed[other] = _refusal(CLOSED_PARALLEL, routes[r].id, players)
+                if owner[other] < 0:
+                    closed[other] = _refusal(code, routes[r].id, players)
         return closed
+
+    def _closed_by(self, holder: int, seat: int, players: int) -> str | None:
+        """Why a free route is closed to ``seat`` when seat ``holder`` owns a parallel of it, or None."""
+        if holder == seat and self.config.one_per_player:
+            return OWN_PARALLEL  # R-PAR-1
+        if players < self.config.close_below_players:
+            return CLOSED_PARALLEL  # R-PAR-2: a parallel route is taken, and the player count closes the others
+        return None
 
     def _closing(self, game, seat, route):
         """``ttr_closed_routes`` for ``route`` alone: what its owned parallels close (the last in
@@ -63,21 +68,14 @@ class ParallelRoutes(Plugin):
         if owner[route.index] >= 0 or not route.parallel:
             return None
         players = len(st.players)
-        config = self.config
         closing = None
         for other in sorted(route.parallel):
-            if owner[other] < 0:
-                continue
-            if owner[other] == seat and config.one_per_player:
-                closing = OWN_PARALLEL
-            elif players < config.close_below_players:
-                closing = CLOSED_PARALLEL
-            else:
-                continue
-            closed_by = other
+            code = None if owner[other] < 0 else self._closed_by(owner[other], seat, players)
+            if code is not None:
+                closing = (code, other)
         if closing is None:
             return None
-        return {route.index: _refusal(closing, game.board.routes[closed_by].id, players)}
+        return {route.index: _refusal(closing[0], game.board.routes[closing[1]].id, players)}
 
     def _closes(self, board) -> list[tuple[tuple[int, Refusal], ...] | None]:
         # by route index, what owning the route closes (R-PAR-1): each parallel, with the refusal
