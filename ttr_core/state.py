@@ -110,16 +110,14 @@ class GameState:
         one turn) and a plugin state that ``last`` shares (frozen, unchanged) are taken from it."""
         final = self.final_round
         if last is None or len(last[0]) != len(self.players):  # none, or of another game's state
-            seats, ext = _snapshot_players(self.players), None
+            seats, ext = [_player_copy(p) for p in self.players], None
         else:
             seats, ext = [], last[-1]
             for p, kept in zip(self.players, last[0]):
                 # the fields as they are, compared with the kept copies in C: lists of numbers, equal or not
                 now = (p.name, p.hand, p.trains, p.tickets, p.routes, p.route_points, p.resigned, p.decision,
                        p.trains_out)
-                seats.append(kept if now == kept else (p.name, p.hand.copy(), p.trains, p.tickets.copy(),
-                                                        p.routes.copy(), p.route_points, p.resigned, p.decision,
-                                                        p.trains_out))
+                seats.append(kept if now == kept else _player_copy(p))
         return (
             seats,
             self.deck.copy(), self.discard.copy(), self.open_row.copy(), self.ticket_deck.copy(), self.owner.copy(),
@@ -152,9 +150,10 @@ class GameState:
         return data
 
 
-def _snapshot_players(players: list[PlayerState]) -> list[tuple]:
-    return [(p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(), p.route_points, p.resigned,
-             p.decision, p.trains_out) for p in players]
+def _player_copy(p: PlayerState) -> tuple:
+    """A player's fields as a snapshot holds them (``GameState.snapshot``, ``from_snapshot``)."""
+    return (p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(), p.route_points, p.resigned,
+            p.decision, p.trains_out)
 
 
 def _copy_ext(ext: dict[str, Any], last: dict[str, Any] | None = None) -> dict[str, Any]:
