@@ -33,7 +33,11 @@ def register(main: click.Group) -> None:
 
 @click.group()
 def admin():
-    """Look after a game server's database: games, tokens, backups."""
+    """Look after a game server's database: games, tokens, backups.
+
+    Pass a game id after -- (ttr admin token --db URL -- GAME 0): ids made before
+    identifiers were kept from starting with "-" may still start with it, and would otherwise be
+    read as an option."""
 
 
 class _Service:

@@ -28,6 +28,7 @@ import attrs
 import sqlalchemy as sa
 
 from ttr_server import db
+from ttr_server.identifiers import new_identifier
 from ttr_server.service import (
     GameService, NotFound, Prepared, Rejected, Seat, ServiceError, Unauthorized, hash_token,
 )
@@ -123,10 +124,10 @@ class Lobby:
         if len(set(names)) != len(names):
             raise Rejected(f"player names must differ: {names}")
         seed = secrets.randbelow(2**63) if seed is None else seed
-        game_id = secrets.token_urlsafe(12)
-        host = secrets.token_urlsafe(32)
-        tokens = tuple(secrets.token_urlsafe(32) if name is not None and bot is None else None for name, bot in seats)
-        invitations = tuple(secrets.token_urlsafe(16) if name is None else None for name, _ in seats)
+        game_id = new_identifier(12)
+        host = new_identifier(32)
+        tokens = tuple(new_identifier(32) if name is not None and bot is None else None for name, bot in seats)
+        invitations = tuple(new_identifier(16) if name is None else None for name, _ in seats)
         # The rules check the seats now (the player count, the bots), an open seat standing in
         # under a name no player can have (names cannot hold control characters).
         trial = [Seat(name if name is not None else f"\x01{i}", bot, None if t is None else hash_token(t))
@@ -233,7 +234,7 @@ class Lobby:
     def join(self, game_id: str, name: str, invitation: str | None = None) -> Joined:
         """Take the seat of ``invitation`` (once), or without one the first free seat of a listed
         game; the seat's token is returned to the joiner alone. The last seat starts the game."""
-        token = secrets.token_urlsafe(32)
+        token = new_identifier(32)
         given = None if invitation is None else hash_token(invitation)
 
         def write(conn: sa.Connection):
@@ -275,7 +276,7 @@ class Lobby:
         now on; an open seat's invitation, the old one refused from now on."""
         if host_token is None:
             raise Unauthorized("re-issuing a seat's link needs the host token: Authorization: Bearer <host token>")
-        secret = secrets.token_urlsafe(32)
+        secret = new_identifier(32)
 
         def write(conn: sa.Connection):
             try:

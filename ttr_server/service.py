@@ -41,6 +41,7 @@ from ttr_core.errors import IllegalAction, PluginFailed, TTRError
 from ttr_core.game import Game
 from ttr_core.state import digest
 from ttr_server import db
+from ttr_server.identifiers import new_identifier
 
 log = logging.getLogger("ttr_server")
 
@@ -248,9 +249,9 @@ class GameService:
             game = Game(ruleset, names, seed)
         except TTRError as exc:
             raise Rejected(str(exc)) from None
-        tokens = tuple(None if bot else secrets.token_urlsafe(32) for _, bot in seats)
+        tokens = tuple(None if bot else new_identifier(32) for _, bot in seats)
         meta = GameMeta(
-            id=secrets.token_urlsafe(12),
+            id=new_identifier(12),
             variant=ruleset.variant,
             rules_version=ruleset.version,
             seed=seed,
@@ -692,7 +693,7 @@ class GameService:
                 raise NotFound(f"game {game_id!r} has seats 0 to {len(meta.seats) - 1}, not {seat}")
             if meta.seats[seat].bot is not None:
                 raise Rejected(f"seat {seat} is played by the bot {meta.seats[seat].bot!r}: it has no token")
-            token = secrets.token_urlsafe(32)
+            token = new_identifier(32)
             seats = [attrs.asdict(s) for s in meta.seats]
             seats[seat]["token_hash"] = hash_token(token)
 

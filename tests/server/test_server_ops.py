@@ -103,16 +103,16 @@ def test_admin_reissues_a_token_aborts_and_deletes_games_of_a_running_server(tmp
         gid, old = game["game"], game["seats"][0]["token"]
         assert _call(server.base, f"/api/games/{gid}", token=old)[0] == 200
 
-        issued = ttr("admin", "token", "--db", url, gid, "0", cwd=server.cwd)
+        issued = ttr("admin", "token", "--db", url, "--", gid, "0", cwd=server.cwd)  # as the help says
         assert issued.returncode == 0, issued.stderr
         new = issued.stdout.split("token ", 1)[1].split()[0]
         assert _call(server.base, f"/api/games/{gid}", token=old)[0] == 401  # at once, in the running server
         status, seen = _call(server.base, f"/api/games/{gid}", token=new)
         assert status == 200 and seen["seat"] == 0
-        bot_seat = ttr("admin", "token", "--db", url, gid, "7", cwd=server.cwd)
+        bot_seat = ttr("admin", "token", "--db", url, "--", gid, "7", cwd=server.cwd)
         assert bot_seat.returncode == 2 and "seats 0 to 1" in bot_seat.stderr and "Traceback" not in bot_seat.stderr
 
-        assert ttr("admin", "abort", "--db", url, gid, cwd=server.cwd).returncode == 0
+        assert ttr("admin", "abort", "--db", url, "--", gid, cwd=server.cwd).returncode == 0
         keep = next(a for a in seen["legal"] if a["kind"] == "keep-tickets")
         status, refused = _call(server.base, f"/api/games/{gid}/actions", {"version": seen["version"], "action": keep},
                                 token=new)
@@ -120,9 +120,9 @@ def test_admin_reissues_a_token_aborts_and_deletes_games_of_a_running_server(tmp
         listed = ttr("admin", "list", "--json", "--db", url, cwd=server.cwd)
         assert json.loads(listed.stdout.splitlines()[0])["ended"] == "aborted"
 
-        refused = ttr("admin", "delete", "--db", url, gid, cwd=server.cwd)
+        refused = ttr("admin", "delete", "--db", url, "--", gid, cwd=server.cwd)
         assert refused.returncode == 2 and "--yes" in refused.stderr
-        assert ttr("admin", "delete", "--db", url, gid, "--yes", cwd=server.cwd).returncode == 0
+        assert ttr("admin", "delete", "--db", url, "--yes", "--", gid, cwd=server.cwd).returncode == 0
         assert _call(server.base, f"/api/games/{gid}")[0] == 404
 
 
