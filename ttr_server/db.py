@@ -45,6 +45,8 @@ games = sa.Table(
     # None while the game may go on; "aborted" (by an administrator) or "expired" (no move for
     # longer than the server's --expire-after) once it may not: its actions are then refused
     sa.Column("ended", sa.String(20), nullable=True),
+    # seats that are a person who has not resigned: 0 makes a game "without a person" (--max-bot-games)
+    sa.Column("people_playing", sa.Integer, nullable=False, server_default="0"),
     # the server resumes bots that were to move when it stopped: find those games quickly
     sa.Index("ix_games_bot_turn", "bot_turn", "over"),
     # the expiry sweep looks for unfinished games by their last change

@@ -595,6 +595,7 @@ class GameService:
             "phase": game.state.phase,
             "to_act": json.dumps(to_act),
             "bot_turn": any(meta.seats[s].bot for s in to_act),
+            "people_playing": sum(1 for s in game.active_seats() if meta.seats[s].bot is None),
             "over": game.over,
             "result": None if result is None else json.dumps(result),
             "updated_at": _now(),
@@ -634,11 +635,14 @@ class GameService:
         } for r in rows]
 
     def running_bot_only_games(self) -> int:
-        """Unfinished games whose every seat is a bot (they take server CPU with nobody playing)."""
+        """Unfinished games in which no seat is a person still playing: every seat a bot, or every
+        person resigned (they take server CPU with nobody playing)."""
         g = db.games
         with self.reads.connect() as conn:
-            rows = conn.execute(sa.select(g.c.seats).where(g.c.over.is_(False), g.c.ended.is_(None))).all()
-        return sum(1 for r in rows if all(x["bot"] for x in json.loads(r.seats)))
+            return conn.execute(
+                sa.select(sa.func.count()).select_from(g)
+                .where(g.c.over.is_(False), g.c.ended.is_(None), g.c.people_playing == 0)
+            ).scalar_one()
 
     def end(self, game_id: str, why: str) -> bool:
         """Stop an unfinished game (``why``: "aborted" or "expired"): its actions are refused from

@@ -115,6 +115,16 @@ def test_games_without_a_person_are_capped(make_client):
     assert none.post("/api/games", json={"variant": "usa", "seats": BOTS}).status_code == 429
 
 
+def test_a_game_whose_people_all_resigned_counts_as_without_a_person(make_client):
+    client = make_client(max_bot_games=1, bot_delay=30.0)  # the bots wait: the game stays unfinished
+    game = create(client, [{"name": "Ada"}, *BOTS[:2]], variant="wor", seed=3)
+    assert client.post(f"/api/games/{game['game']}/resign", headers=bearer(game["seats"][0]["token"])).status_code == 200
+    assert snap(client, game, 0)["view"]["phase"] != "over"  # the two bots play on, with nobody watching
+    r = client.post("/api/games", json={"variant": "usa", "seats": BOTS})
+    assert r.status_code == 429 and "without a person" in r.json()["reason"]
+    assert client.post("/api/games", json={"variant": "usa", "seats": [TWO[0], BOTS[0]]}).status_code == 201
+
+
 def test_an_abandoned_game_expires_and_its_bots_are_released(make_client):
     client = make_client(expire_after=2.0)
     service = client.app.state.service
