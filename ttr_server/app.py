@@ -40,6 +40,7 @@ from ttr_server import db, lobby_api
 from ttr_server.events import Hub
 from ttr_server.limits import BodyLimit, HeaderLimit, NoStore, RateLimit, SecurityHeaders, Slots
 from ttr_server.lobby import Lobby
+from ttr_server.names import PlayerName, clashing_names
 from ttr_server.service import GameService, Rejected, ServiceError, Snapshot, Status, Unauthorized
 
 
@@ -87,8 +88,8 @@ class _In(BaseModel):
 
 
 class SeatIn(_In):
-    name: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$",
-                      description="The player's name, shown to everybody; unique in the game.")
+    name: PlayerName = Field(description="The player's name, shown to everybody; unique in the game (compared "
+                                         "without case); trimmed; no control or invisible characters.")
     bot: str | None = Field(None, max_length=40, description="An installed bot to play this seat in the server "
                                                              "(GET /api/variants: `bots`; `ttr bots`); null for a person.")
 
@@ -439,8 +440,8 @@ def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engin
         """Create a game. Each person's seat gets a secret token (shown only here) and a page link;
         bot seats are played by the server. Anybody with the spectator link sees the public view."""
         names = [s.name for s in body.seats]
-        if len(set(names)) != len(names):
-            raise Rejected(f"player names must differ: {names}")
+        if clashing_names(names):
+            raise Rejected(f"player names must differ (without regard to case): {clashing_names(names)}")
         admit(request, body.seed, all(s.bot for s in body.seats))
         created = service.create(body.variant, body.version, [(s.name, s.bot) for s in body.seats], body.seed)
         meta = created.meta

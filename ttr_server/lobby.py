@@ -29,6 +29,7 @@ import sqlalchemy as sa
 
 from ttr_server import db
 from ttr_server.identifiers import new_identifier
+from ttr_server.names import clashing_names, name_key
 from ttr_server.service import (
     GameService, NotFound, Prepared, Rejected, Seat, ServiceError, Unauthorized, hash_token,
 )
@@ -121,8 +122,8 @@ class Lobby:
         if any(bot is not None and name is None for name, bot in seats):
             raise Rejected("a bot's seat needs a name")
         names = [name for name, _ in seats if name is not None]
-        if len(set(names)) != len(names):
-            raise Rejected(f"player names must differ: {names}")
+        if clashing_names(names):
+            raise Rejected(f"player names must differ (without regard to case): {clashing_names(names)}")
         seed = secrets.randbelow(2**63) if seed is None else seed
         game_id = new_identifier(12)
         host = new_identifier(32)
@@ -254,7 +255,7 @@ class Lobby:
         game = _lock(conn, game_id)
         seats = conn.execute(sa.select(s).where(s.c.game_id == game_id).order_by(s.c.seat)).all()
         seat = _seat_to_take(seats, given, bool(game.listed))
-        if any(r.name == name for r in seats):
+        if any(r.name is not None and name_key(r.name) == name_key(name) for r in seats):
             raise Rejected(f"the name {name!r} is taken in this game; choose another")
         now = _now()
         prepared = None

@@ -18,9 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from ttr_core import variant
 from ttr_core.errors import TTRError
 from ttr_server.lobby import Lobby, LobbyGame
+from ttr_server.names import PlayerName
 
 SECRET = {"Cache-Control": "no-store"}  # a response with a secret in it is kept by no cache
-NAME = r"^[^\x00-\x1f\x7f]+$"
 GameId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,40}$", description="The game id.")]  # as app.GAME_ID
 Seat = Annotated[int, Path(ge=0, le=9, description="A seat, from 0.")]
 
@@ -30,7 +30,7 @@ class _In(BaseModel):
 
 
 class LobbySeatIn(_In):
-    name: str | None = Field(None, min_length=1, max_length=40, pattern=NAME,
+    name: PlayerName | None = Field(None,
                              description="A person's name (their token is in the response), a bot's name, or "
                                          "null with no bot: an open seat, taken by invitation.")
     bot: str | None = Field(None, max_length=40, description="An installed bot to play this seat in the server.")
@@ -47,7 +47,7 @@ class OpenGameIn(_In):
 
 
 class JoinIn(_In):
-    name: str = Field(min_length=1, max_length=40, pattern=NAME,
+    name: PlayerName = Field(
                       description="Your name, shown to everybody; unique in the game.")
     invitation: str | None = Field(None, min_length=1, max_length=200,
                                    description="The invitation from your link; none to take a free seat of a listed game.")
