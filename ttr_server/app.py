@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import attrs
+import sqlalchemy as sa
 from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
@@ -54,6 +55,9 @@ class SeedRefused(ServiceError):
     status, code = 403, "seed-not-allowed"
 
 log = logging.getLogger("ttr_server")
+
+#: seconds a client is told to wait when the database cannot be used (``Retry-After``)
+DATABASE_RETRY_AFTER = 5
 
 STATIC = files("ttr_server") / "static"
 GAME_ID = r"^[A-Za-z0-9_-]{1,40}$"
@@ -335,6 +339,18 @@ def _errors(app: FastAPI) -> None:
         code = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "bad-request")
         return error(exc.status_code, code, str(exc.detail))
 
+    @app.exception_handler(db.DatabaseUnavailable)
+    @app.exception_handler(sa.exc.OperationalError)
+    @app.exception_handler(sa.exc.InterfaceError)
+    @app.exception_handler(sa.exc.TimeoutError)
+    async def _database(request: Request, exc: Exception):
+        # the database does not answer (a stopped server, a full pool, a moved SQLite file): the
+        # request did nothing, and a client may try again
+        log.warning("the database cannot be used on %s %s: %s", request.method,
+                    _printable(request.url.path, 200), _printable(str(exc), 300))
+        return error(503, "database-unavailable", "the database cannot be used now; try again shortly",
+                     retry_after=DATABASE_RETRY_AFTER)
+
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception):
         # the last frames only, cut short: a request must not be able to fill the log
@@ -396,10 +412,15 @@ def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engin
         """Whether the server can serve: it asks the database (503 if it does not answer)."""
         try:
             service.check_database()
+        except db.DatabaseUnavailable as exc:
+            log.warning("health: %s", exc)
+            return JSONResponse({"ok": False, "database": engine.dialect.name, "reason": str(exc)}, status_code=503,
+                                headers={"Retry-After": str(DATABASE_RETRY_AFTER)})
         except Exception as exc:  # noqa: BLE001 - any failure to answer is "not healthy"
             log.warning("health: the database does not answer: %s", type(exc).__name__)
             return JSONResponse({"ok": False, "database": engine.dialect.name,
-                                 "reason": f"the database does not answer ({type(exc).__name__})"}, status_code=503)
+                                 "reason": f"the database does not answer ({type(exc).__name__})"}, status_code=503,
+                                headers={"Retry-After": str(DATABASE_RETRY_AFTER)})
         return {"ok": True, "database": engine.dialect.name}
 
     @app.get("/api/variants", response_model=VariantsOut, tags=["variants"])

@@ -135,6 +135,55 @@ def sqlite_path(url: str) -> str | None:
     return parsed.database if parsed.get_backend_name() == "sqlite" else None
 
 
+class DatabaseUnavailable(Exception):
+    """The database cannot be used now (the API answers 503 with ``Retry-After``): the SQLite file
+    the server opened was moved, replaced or made read-only (a database server that does not
+    answer raises SQLAlchemy's own errors, which the API answers alike)."""
+
+
+class SqliteFile:
+    """The SQLite file of a server, as it was when the server started: a file moved away,
+    replaced by another, or made read-only while the server runs is noticed (``problem``), and
+    the writer's transactions are refused from then on, so that nothing is written where nobody
+    will look for it (a moved file keeps taking writes through the connections already open)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        st = os.stat(path)
+        self.opened = (st.st_dev, st.st_ino)
+
+    def problem(self) -> str | None:
+        """What is wrong with the file now, in words, or None."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return f"the database file {self.path} is gone (moved or deleted)"
+        except OSError as exc:
+            return f"the database file {self.path} cannot be read: {exc.strerror}"
+        if (st.st_dev, st.st_ino) != self.opened:
+            return f"the database file {self.path} was replaced by another file"
+        if not st.st_mode & 0o222 or not os.access(self.path, os.W_OK):
+            return f"the database file {self.path} is read-only"
+        return None
+
+    def check(self) -> None:
+        problem = self.problem()
+        if problem is not None:
+            raise DatabaseUnavailable(problem)
+
+
+def guard_sqlite_file(engine: Engine) -> SqliteFile | None:
+    """For a SQLite engine on a file (migrated, so the file exists): its ``SqliteFile``, checked
+    before every transaction of ``engine`` from now on. None for another database."""
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not path or path == ":memory:":
+        return None
+    guard = SqliteFile(os.path.abspath(path))
+    # first among the "begin" listeners: refused before BEGIN is sent
+    sa.event.listen(engine, "begin", lambda conn: guard.check(), insert=True)
+    return guard
+
+
 def make_engine(url: str) -> Engine:
     url = normalise_url(url)
     if make_url(url).get_backend_name() == "sqlite":
@@ -243,8 +292,11 @@ def _wal(engine: Engine, patience: float = 30.0) -> None:
         raw.close()
 
 
-def check(engine: Engine, timeout: float = 3.0) -> None:
-    """Raise unless the database answers a query (for the health check)."""
+def check(engine: Engine, timeout: float = 3.0, sqlite_file: SqliteFile | None = None) -> None:
+    """Raise unless the database answers a query and, on SQLite, ``sqlite_file`` is still the file
+    opened and writable (for the health check)."""
+    if sqlite_file is not None:
+        sqlite_file.check()
     with engine.connect() as conn:
         if engine.dialect.name == "postgresql":
             conn.exec_driver_sql(f"SET LOCAL statement_timeout = {int(timeout * 1000)}")

@@ -202,6 +202,8 @@ class GameService:
         run_bots: bool = True,
     ):
         self.engine = engine
+        #: the SQLite file as it was at the start (None on PostgreSQL): writes stop if it is moved
+        self.sqlite_file = db.guard_sqlite_file(engine)
         self.reads = db.reader(engine)
         self.commits = db.GroupCommit(engine)
         self.notify = notify
@@ -617,7 +619,7 @@ class GameService:
 
     def check_database(self) -> None:
         """Raise unless the database answers (in a transaction: its statement timeout is local to it)."""
-        db.check(self.engine)
+        db.check(self.engine, sqlite_file=self.sqlite_file)
 
     def list_games(self, limit: int = 100) -> list[dict[str, Any]]:
         """The most recently changed games, newest first, as an administrator sees them (no tokens)."""

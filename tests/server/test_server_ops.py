@@ -66,6 +66,71 @@ def test_health_says_so_when_postgresql_stops_answering(make_client, postgres):
     assert client.get("/api/health").status_code == 200  # and it recovers by itself
 
 
+def test_every_endpoint_answers_503_with_retry_after_while_postgresql_is_down(make_client, postgres):
+    import psycopg
+
+    url = postgres.new_database()
+    name = url.rsplit("/", 1)[1]
+    client = make_client(db_url=url)
+    game = create(client, TWO)
+    with psycopg.connect(postgres.admin_url, autocommit=True) as admin:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        try:
+            for method, path, body in [("POST", "/api/games", {"variant": "usa", "seats": TWO}),
+                                       ("GET", f"/api/games/{game['game']}", None),
+                                       ("POST", "/api/lobby", {"variant": "usa", "seats": [{"name": "Ada"}, {}]}),
+                                       ("GET", "/api/health", None)]:
+                r = client.request(method, path, json=body)
+                assert r.status_code == 503, (path, r.status_code, r.text)
+                assert r.headers["Retry-After"] == "5", path
+        finally:
+            admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+    assert client.post("/api/games", json={"variant": "usa", "seats": TWO}).status_code == 201  # recovered
+
+
+def _count_games(path: Path) -> int:
+    engine = sa.create_engine(f"sqlite:///{path}")
+    try:
+        with engine.connect() as conn:
+            return conn.execute(sa.text("SELECT count(*) FROM games")).scalar()
+    finally:
+        engine.dispose()
+
+
+def test_a_sqlite_file_moved_away_stops_the_server_writing_to_it(make_client, tmp_path):
+    path = tmp_path / "games.sqlite3"
+    client = make_client(db_url=f"sqlite:///{path}")
+    create(client, TWO)
+    moved = tmp_path / "moved.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        if Path(f"{path}{suffix}").exists():
+            os.rename(f"{path}{suffix}", f"{moved}{suffix}")
+    health = client.get("/api/health")
+    assert health.status_code == 503 and "gone" in health.json()["reason"] and health.headers["Retry-After"]
+    r = client.post("/api/games", json={"variant": "usa", "seats": TWO})
+    assert r.status_code == 503 and r.json()["error"] == "database-unavailable"
+    assert _count_games(moved) == 1  # nothing written where nobody looks
+
+
+def test_a_sqlite_file_replaced_or_made_read_only_is_unhealthy(make_client, tmp_path):
+    path = tmp_path / "games.sqlite3"
+    client = make_client(db_url=f"sqlite:///{path}")
+    create(client, TWO)
+    os.chmod(path, 0o444)
+    try:
+        health = client.get("/api/health")
+        assert health.status_code == 503 and "read-only" in health.json()["reason"]
+        assert client.post("/api/games", json={"variant": "usa", "seats": TWO}).status_code == 503
+    finally:
+        os.chmod(path, 0o644)
+    assert client.get("/api/health").status_code == 200  # made writable again: healthy again
+    shutil.copy(path, tmp_path / "copy.sqlite3")
+    os.replace(tmp_path / "copy.sqlite3", path)
+    health = client.get("/api/health")
+    assert health.status_code == 503 and "replaced" in health.json()["reason"]
+
+
 def test_the_database_url_can_come_from_the_environment(tmp_path):
     db_file = tmp_path / "from-env.sqlite3"
     port = free_port()
