@@ -61,8 +61,10 @@ def register(main: click.Group) -> None:
 @click.option("--connections-per-client", type=click.IntRange(0), default=64, show_default=True,
               help="Connections open at once from one address (closed at once beyond); 0 behind a reverse proxy, "
                    "where every connection comes from the proxy.")
-@click.option("--max-connections", type=click.IntRange(0), default=1000, show_default=True,
-              help="Connections and requests in progress (503 beyond); keep it under the process's file limit.")
+@click.option("--max-connections", type=click.IntRange(0), default=None,
+              help="Connections open at once (503 and closed beyond). Default: what the process's file limit "
+                   "allows, after raising its soft limit to the hard one, less descriptors kept for the "
+                   "database, files and logs.")
 @click.option("--http", "parser", type=click.Choice(["auto", "httptools", "h11"]), default="auto", show_default=True,
               help="The HTTP parser: httptools (faster; auto picks it where it is installed) or h11.")
 def serve(db_url, host, port, bot_delay, log_level, allow_seed, forwarded_allow_ips, games_per_minute,
@@ -77,7 +79,7 @@ def serve(db_url, host, port, bot_delay, log_level, allow_seed, forwarded_allow_
 
         from ttr_server import db
         from ttr_server.app import Settings, create_app
-        from ttr_server.connections import ConnectionLimits, uvicorn_options
+        from ttr_server.connections import ConnectionLimits, connections_for, raise_file_limit, uvicorn_options
     except ImportError as exc:  # something the extra brings that the list above misses
         raise MissingExtra(f"ttr serve needs the 'serve' extra ({exc.name or exc} cannot be imported): "
                            'pip install "ttr-engine[serve]"') from None
@@ -86,6 +88,9 @@ def serve(db_url, host, port, bot_delay, log_level, allow_seed, forwarded_allow_
         games_per_minute=games_per_minute, streams_per_client=streams_per_client, streams_per_game=streams_per_game,
         max_bot_games=max_bot_games, expire_after=expire_after * 3600, max_headers=max_headers,
     )
+    file_limit = raise_file_limit()
+    if max_connections is None:
+        max_connections = connections_for(file_limit)
     limits = ConnectionLimits(max_header_bytes=max_header_bytes, request_timeout=request_timeout,
                               idle_timeout=idle_timeout, per_client=connections_per_client,
                               max_connections=max_connections)
@@ -95,7 +100,8 @@ def serve(db_url, host, port, bot_delay, log_level, allow_seed, forwarded_allow_
         click.echo(f"error: cannot open the database {db.redact(settings.db_url)}: {type(exc).__name__}: "
                    f"{str(exc)[:500]}", err=True)
         sys.exit(2)
-    click.echo(f"ttr serve: http://{host}:{port}/ (database: {db.redact(settings.db_url)})")
+    click.echo(f"ttr serve: http://{host}:{port}/ (database: {db.redact(settings.db_url)}; "
+               f"at most {max_connections} connections, {file_limit} open files)")
     proxy = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
     # timeout_graceful_shutdown: event streams stay open until the client leaves; on a stop they
     # are cut after a few seconds instead of holding the shutdown.

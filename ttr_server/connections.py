@@ -15,14 +15,24 @@ as ``http=``; on httptools, uvicorn's faster parser, where it is installed, or o
   one is answered 431 and the connection closed. (h11's own ``max_incomplete_event_size``, set
   to the same, only applies to a head that arrives in several pieces.)
 
+- a cap on the connections open at once from all clients (``max_connections``): beyond it a new
+  connection is answered 503 with ``Retry-After`` and closed at once, before anything is read, so
+  that the process never runs out of file descriptors (it needs some for its database, files and
+  logs: an exhausted process answers 500s and resets connections).
+
 The idle timeout between two requests of a kept-alive connection is uvicorn's
-``timeout_keep_alive``; the total number of connections is uvicorn's ``limit_concurrency``.
-``uvicorn_options`` gathers all of them for ``uvicorn.run``.
+``timeout_keep_alive``; the requests in progress are also bounded by uvicorn's
+``limit_concurrency``. ``uvicorn_options`` gathers all of them for ``uvicorn.run``.
+
+``max_connections`` defaults to what the process's file-descriptor limit allows:
+``raise_file_limit`` lifts the soft limit to the hard one at start, and
+``connections_for(limit)`` leaves ``RESERVED_DESCRIPTORS`` of it to the rest of the server.
 """
 
 from __future__ import annotations
 
 import json
+import resource
 from collections import Counter
 from typing import Any
 
@@ -36,6 +46,30 @@ except ImportError:  # httptools is optional for uvicorn: h11 is always there
     HttpToolsProtocol = None
 
 
+#: file descriptors kept for what is not a client's connection: the database's connection pools
+#: (SQLite holds three files per connection: the database, its write-ahead log and shared memory;
+#: PostgreSQL a socket each), the listening socket, the event loop, log and static files
+RESERVED_DESCRIPTORS = 160
+
+
+def raise_file_limit() -> int:
+    """Lift this process's soft limit on open files to its hard limit; return the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):  # a limit the system will not grant: keep the one we have
+            pass
+    return soft
+
+
+def connections_for(file_limit: int) -> int:
+    """The connections a process with ``file_limit`` descriptors can hold and still work."""
+    return max(16, file_limit - RESERVED_DESCRIPTORS)
+
+
 @attrs.frozen
 class ConnectionLimits:
     """The socket-level limits of ``ttr serve`` (its options of the same names); 0: no limit."""
@@ -44,7 +78,7 @@ class ConnectionLimits:
     request_timeout: float = 10.0  # seconds for a request's headers and body to arrive
     idle_timeout: float = 5.0  # seconds a kept-alive connection may wait for its next request
     per_client: int = 64  # connections open at once from one client address
-    max_connections: int = 1000  # connections and requests in progress; beyond: 503 (mind the fd limit)
+    max_connections: int = 1000  # connections open at once; beyond: 503 and closed (see ``connections_for``)
 
 
 class _Guard:
@@ -62,6 +96,9 @@ class _Guard:
         host = self.client[0] if self.client else "unknown"
         if self.limits.per_client and self.open_by_client[host] >= self.limits.per_client:
             transport.abort()  # close at once: this address holds enough connections
+            return
+        if self.limits.max_connections and self.open_by_client.total() >= self.limits.max_connections:
+            self._refuse_connection()  # the server holds all it can: say so, before reading anything
             return
         self.open_by_client[host] += 1
         self._counted = host
@@ -95,6 +132,13 @@ class _Guard:
         # Once a request is in, the application answers in its own time (event streams last long).
         if self._receiving() and not self.transport.is_closing():
             self.transport.close()
+
+    def _refuse_connection(self) -> None:
+        body = json.dumps({"error": "busy", "reason": "the server holds as many connections as it can; try again"})
+        self.transport.write(
+            b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\n"
+            b"connection: close\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n" + body.encode())
+        self.transport.close()
 
     def _refuse_head(self) -> None:
         if self.transport.is_closing():

@@ -268,6 +268,46 @@ def test_thousands_of_half_open_connections_do_not_lock_others_out(tmp_path, par
         assert time.monotonic() - started < 5.0
 
 
+def _tiny_file_limit():
+    resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))  # soft and hard: the server cannot raise it
+
+
+def _post_status(server, path: str, body: dict, timeout: float = 5.0) -> int | str:
+    conn = http.client.HTTPConnection("127.0.0.1", _port(server), timeout=timeout)
+    try:
+        conn.request("POST", path, body=json.dumps(body), headers={"content-type": "application/json"})
+        return conn.getresponse().status
+    except OSError as exc:
+        return type(exc).__name__
+    finally:
+        conn.close()
+
+
+@pytest.mark.slow
+def test_a_flood_from_many_addresses_past_the_file_limit_gets_503s_never_500s(tmp_path):
+    # 40 loopback addresses, 12 half-open connections each (under the per-address cap of 50): 480
+    # connections against a server allowed 256 open files, with the default --max-connections
+    with server_process(f"sqlite:///{tmp_path / 'g.sqlite3'}", tmp_path, options=LIMITED,
+                        preexec_fn=_tiny_file_limit) as server, ExitStack() as held:
+        answers = []
+        for k in range(480):
+            s = held.enter_context(socket.socket())
+            s.settimeout(2)
+            s.bind((f"127.0.1.{k % 40 + 1}", 0))
+            try:
+                s.connect(("127.0.0.1", _port(server)))
+                s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            except OSError:
+                pass
+            if k % 40 == 39:  # a person creating a game while the flood goes on
+                answers.append(_post_status(server, "/api/games", {"variant": "usa", "seats": TWO}))
+        assert set(answers) <= {201, 503}, answers
+        assert 503 in answers  # the flood filled what the server can hold: it said so
+    log = server.log.read_text()
+    assert "Too many open files" not in log and "Errno 24" not in log, log[-2000:]
+    assert "at most 96 connections, 256 open files" in log
+
+
 @PARSERS
 def test_a_request_head_or_body_that_never_completes_is_cut_off(tmp_path, parser):
     with server_process(f"sqlite:///{tmp_path / 'g.sqlite3'}", tmp_path, options=(*LIMITED, "--http", parser)) as server:
