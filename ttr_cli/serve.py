@@ -65,11 +65,15 @@ def register(main: click.Group) -> None:
               help="Connections open at once (503 and closed beyond). Default: what the process's file limit "
                    "allows, after raising its soft limit to the hard one, less descriptors kept for the "
                    "database, files and logs.")
+@click.option("--stream-poll", type=click.FloatRange(0.05, 600), default=1.0, show_default=True, metavar="SECONDS",
+              help="How often an event stream looks at the stored game besides being woken by changes (on "
+                   "PostgreSQL every process hears every change at once; this bounds how late one is seen if a "
+                   "notification is lost).")
 @click.option("--http", "parser", type=click.Choice(["auto", "httptools", "h11"]), default="auto", show_default=True,
               help="The HTTP parser: httptools (faster; auto picks it where it is installed) or h11.")
 def serve(db_url, host, port, bot_delay, log_level, allow_seed, forwarded_allow_ips, games_per_minute,
           streams_per_client, streams_per_game, max_bot_games, expire_after, max_headers, max_header_bytes,
-          request_timeout, idle_timeout, connections_per_client, max_connections, parser):
+          request_timeout, idle_timeout, connections_per_client, max_connections, stream_poll, parser):
     """Serve games over HTTP: the API (/api/docs) and a page to play in (/)."""
     require_extra("serve", SERVE, "ttr serve")
     if db_url and db_url.startswith("postgres"):
@@ -86,7 +90,7 @@ def serve(db_url, host, port, bot_delay, log_level, allow_seed, forwarded_allow_
     settings = Settings(
         db_url=db_url or db.default_url(), bot_delay=bot_delay, allow_seed=allow_seed,
         games_per_minute=games_per_minute, streams_per_client=streams_per_client, streams_per_game=streams_per_game,
-        max_bot_games=max_bot_games, expire_after=expire_after * 3600, max_headers=max_headers,
+        max_bot_games=max_bot_games, expire_after=expire_after * 3600, max_headers=max_headers, poll=stream_poll,
     )
     file_limit = raise_file_limit()
     if max_connections is None:

@@ -38,10 +38,12 @@ from ttr_core import variant
 from ttr_core.errors import TTRError, VariantError
 from ttr_core.files import read_toml
 from ttr_server import db, lobby_api
-from ttr_server.events import Hub
-from ttr_server.limits import BodyLimit, HeaderLimit, NoStore, RateLimit, SecurityHeaders, Slots
+from ttr_server.events import ChangeListener, Hub
+from ttr_server.limits import BodyLimit, HeaderLimit, NoStore, SecurityHeaders
 from ttr_server.lobby import Lobby
 from ttr_server.names import PlayerName, clashing_names
+from ttr_server import shared_limits
+from ttr_server.shared_limits import REFRESH_EVERY, SharedRateLimit, SharedSlots
 from ttr_server.service import GameService, Rejected, ServiceError, Snapshot, Status, Unauthorized
 
 
@@ -261,6 +263,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         hub.bind(asyncio.get_running_loop())
+        listener = ChangeListener(engine, hub).start() if engine.dialect.name == "postgresql" else None
         if service.bots is not None:
             for game_id in await run_in_threadpool(service.bot_games):
                 service.bots.kick(game_id)
@@ -270,6 +273,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             if sweeper is not None:
                 sweeper.cancel()
+            if listener is not None:
+                await run_in_threadpool(listener.stop)
             await run_in_threadpool(service.close)
             engine.dispose()
 
@@ -384,7 +389,7 @@ def _client(request: Request) -> str:
 def _admission(service: GameService, settings: Settings) -> Callable[[Request, int | None, bool], None]:
     """The check every new game passes (``POST /api/games`` and the lobby's): a client's seed only
     with --allow-seed, games per client per minute, the cap on games without a person."""
-    creations = RateLimit(settings.games_per_minute, 60.0)
+    creations = SharedRateLimit(service.engine, "create-game", settings.games_per_minute, 60.0)
 
     def admit(request: Request, seed: int | None, bots_only: bool) -> None:
         if seed is not None and not settings.allow_seed:
@@ -405,7 +410,7 @@ def _admission(service: GameService, settings: Settings) -> Callable[[Request, i
 
 def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engine,
          admit: Callable[[Request, int | None, bool], None]) -> None:
-    client_streams, game_streams = Slots(settings.streams_per_client), Slots(settings.streams_per_game)
+    streams = SharedSlots(engine, settings.streams_per_client, settings.streams_per_game)
 
     @app.get("/api/health", response_model=HealthOut, tags=["server"], responses={503: _ERRORS[503]})
     def health():
@@ -522,18 +527,19 @@ def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engin
     async def events(game_id: GameId, request: Request):
         """Follow a game: an event on every change, and one at once with the current status."""
         first = await run_in_threadpool(service.status, game_id)
-        who = _client(request)
-        if not client_streams.acquire(who):
+        slot, full = await run_in_threadpool(streams.acquire, _client(request), game_id)
+        if full == "client":
             raise TooMany(f"at most {settings.streams_per_client} event streams open from one address", retry_after=5)
-        if not game_streams.acquire(game_id):
-            client_streams.release(who)
+        if full == "game":
             raise TooMany(f"at most {settings.streams_per_game} event streams open on one game", retry_after=5)
 
-        def release() -> None:
-            client_streams.release(who)
-            game_streams.release(game_id)
+        async def release() -> None:
+            await run_in_threadpool(streams.release, slot)
 
-        return _HeldStream(_stream(request, service, hub, settings, game_id, first), release,
+        async def refresh() -> None:
+            await run_in_threadpool(streams.refresh, slot)
+
+        return _HeldStream(_stream(request, service, hub, settings, game_id, first, refresh), release,
                            media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
 
@@ -549,7 +555,7 @@ class _HeldStream(StreamingResponse):
         try:
             await super().__call__(scope, receive, send)
         finally:
-            self._release()
+            await self._release()
 
 
 def _warm_variants() -> None:
@@ -614,6 +620,7 @@ async def _expire_games(service: GameService, lobby: Lobby, idle_seconds: float)
         try:
             ended = await run_in_threadpool(service.expire, idle_seconds)
             unfilled = await run_in_threadpool(lobby.expire, idle_seconds)
+            await run_in_threadpool(shared_limits.forget_expired, service.engine)
         except Exception as exc:  # noqa: BLE001 - the sweep tries again later; the server goes on
             log.warning("the expiry sweep failed: %s", type(exc).__name__)
             continue
@@ -622,11 +629,16 @@ async def _expire_games(service: GameService, lobby: Lobby, idle_seconds: float)
                      len(ended), len(unfilled), idle_seconds)
 
 
-async def _stream(request: Request, service: GameService, hub: Hub, settings: Settings, game_id: str, first: Status):
+async def _stream(request: Request, service: GameService, hub: Hub, settings: Settings, game_id: str, first: Status,
+                  refresh: Callable[[], Any]):
     loop = asyncio.get_running_loop()
     deadline = loop.time() + settings.stream_seconds
     status, sent, quiet_since = first, None, loop.time()
+    refreshed = loop.time()
     while True:
+        if loop.time() - refreshed > REFRESH_EVERY:  # this stream still counts against the limits
+            refreshed = loop.time()
+            await refresh()
         if status.version != sent:
             sent, quiet_since = status.version, loop.time()
             yield f"event: change\nid: {status.version}\ndata: {json.dumps(_status(game_id, status))}\n\n"

@@ -63,6 +63,30 @@ actions = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+# Limits that several server processes share (``shared_limits.py``): one row per game a client
+# created within the rate limit's window, and one per event stream open, refreshed while it is
+# (a process that dies leaves rows that go stale and stop counting).
+limit_events = sa.Table(
+    "limit_events",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("client", sa.String(100), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),  # seconds since the epoch
+    sa.Index("ix_limit_events_client", "kind", "client", "at"),
+)
+
+stream_slots = sa.Table(
+    "stream_slots",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("client", sa.String(100), nullable=False),
+    sa.Column("game_id", sa.String(40), nullable=False),
+    sa.Column("seen_at", sa.Float, nullable=False),  # seconds since the epoch, refreshed while open
+    sa.Index("ix_stream_slots_client", "client"),
+    sa.Index("ix_stream_slots_game", "game_id"),
+)
+
 # The lobby (``lobby.py``): a game whose seats are filled by invitation waits here until every
 # seat is taken; then its ``games`` row is written, in the same transaction as the last seat.
 lobby_games = sa.Table(
@@ -303,6 +327,10 @@ def check(engine: Engine, timeout: float = 3.0, sqlite_file: SqliteFile | None =
         conn.execute(sa.select(sa.func.count()).select_from(games).where(games.c.id == "")).scalar()
 
 
+#: the PostgreSQL channel on which every commit names the games it changed (``events.ChangeListener``)
+CHANGES_CHANNEL = "ttr_game_changes"
+
+
 class GroupCommit:
     """One writer thread that commits the writes of many requests together.
 
@@ -370,6 +398,9 @@ class GroupCommit:
             with self.engine.begin() as conn:
                 for _key, write, _done in batch:
                     outcomes.append(write(conn))
+                if conn.dialect.name == "postgresql":  # delivered to every listening process on commit
+                    for key in sorted({key for key, _write, _done in batch}):
+                        conn.execute(sa.select(sa.func.pg_notify(CHANGES_CHANNEL, key)))
         except BaseException as exc:  # noqa: BLE001 - handed to every waiting caller, not swallowed
             for _key, _write, done in batch:
                 done.set_exception(exc)

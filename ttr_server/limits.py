@@ -5,9 +5,9 @@ ASGI middleware: a cap on request bodies (``BodyLimit``) and on the number of re
 headers (``SecurityHeaders``). Plain ASGI rather than Starlette's BaseHTTPMiddleware: that one
 buffers streaming responses, which would hold back the event streams.
 
-Counters the endpoints consult: ``RateLimit`` (games created per client per minute) and
-``Slots`` (event streams open per client and per game). They count in one server process;
-with several processes behind a load balancer each process applies them to what it sees.
+The counters the endpoints consult (games created per client per minute, event streams open
+per client and per game) count in the database, shared by every server process:
+``shared_limits.py``.
 
 The limits on connections themselves (header size, header and idle timeouts, connections per
 client) are at the socket level, in ``connections.py``.
@@ -16,9 +16,6 @@ client) are at the socket level, in ``connections.py``.
 from __future__ import annotations
 
 import json
-import threading
-import time
-from collections import OrderedDict, deque
 
 
 class BodyLimit:
@@ -115,62 +112,6 @@ async def _refuse(send, status: int, code: str, reason: str) -> None:
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                             (b"connection", b"close")]})
     await send({"type": "http.response.body", "body": body})
-
-
-class RateLimit:
-    """At most ``count`` events per ``period`` seconds per key (a client address), in a sliding
-    window. 0 means no limit. Remembers at most ``max_keys`` keys (the least recent are dropped),
-    so that a flood of addresses cannot grow it without bound."""
-
-    def __init__(self, count: int, period: float = 60.0, max_keys: int = 100_000):
-        self.count = count
-        self.period = period
-        self.max_keys = max_keys
-        self._seen: OrderedDict[str, deque[float]] = OrderedDict()
-        self._guard = threading.Lock()
-
-    def take(self, key: str) -> float:
-        """Count one event for ``key``; 0.0 if allowed, else the seconds until it would be."""
-        if self.count <= 0:
-            return 0.0
-        now = time.monotonic()
-        with self._guard:
-            times = self._seen.pop(key, None) or deque()
-            while times and times[0] <= now - self.period:
-                times.popleft()
-            self._seen[key] = times
-            while len(self._seen) > self.max_keys:
-                self._seen.popitem(last=False)
-            if len(times) >= self.count:
-                return max(times[0] + self.period - now, 0.001)
-            times.append(now)
-            return 0.0
-
-
-class Slots:
-    """Concurrent holders per key (event streams per client, per game): ``acquire`` says whether
-    one more may open; ``release`` when it closes. 0 means no limit."""
-
-    def __init__(self, limit: int):
-        self.limit = limit
-        self._held: dict[str, int] = {}
-        self._guard = threading.Lock()
-
-    def acquire(self, key: str) -> bool:
-        with self._guard:
-            held = self._held.get(key, 0)
-            if self.limit and held >= self.limit:
-                return False
-            self._held[key] = held + 1
-            return True
-
-    def release(self, key: str) -> None:
-        with self._guard:
-            held = self._held.get(key, 0) - 1
-            if held > 0:
-                self._held[key] = held
-            else:
-                self._held.pop(key, None)
 
 
 # The page loads nothing from elsewhere and runs no inline script: a strict policy costs nothing.
