@@ -426,35 +426,83 @@ def test_result_fields_the_borrowed_route_of_each_station_and_the_longest_trail(
     assert p3.facts["longest-path"] == 0
 
 
-def test_r_sta_4_choices_that_never_settle_stop_after_a_bounded_number_of_rounds():
-    """[engine decision] resolve_choices: no shipped rule makes owners' choices cycle, but a bonus
-    could (matching pennies: seat 0 gains by matching seat 1's count of tickets, seat 1 by
-    differing). The rounds stop at MAX_CHOICE_ROUNDS with the last round's choices, the same on
-    every run."""
+def test_r_sta_6_choices_whose_best_responses_cycle_keep_the_choices_by_ticket_points():
+    """R-STA-6: a bonus under which owners' choices never settle (matching pennies: seat 0 gains by
+    completing as many tickets as seat 1, seat 1 by completing a different number). Each owner may
+    complete 1 ticket or 2, for 0 ticket points either way.
+
+    By hand: by ticket points alone (a tie, broken by the most completed tickets, R-STA-4) both
+    complete 2: (2, 2). Everyone at once: seat 0, matching, keeps 2; seat 1 switches to 1: (2, 1).
+    Then seat 0 switches to 1 to match; seat 1 keeps 1: (1, 1). Then seat 1 switches to 2: (1, 2).
+    Then seat 0 switches to 2: (2, 2), seen before: a cycle, so (2, 2) stands and seat 0 has the
+    10 points. Swapping the two seats (and the bonus's roles with them) gives each the same."""
     from ttr_core import scoring
 
     class Pennies:
-        calls = 0
+        def __init__(self, matcher: int):
+            self.matcher, self.calls = matcher, 0
 
         def ttr_end_bonuses(self, game, outcomes):
-            Pennies.calls += 1
-            same = len(outcomes[0].completed) == len(outcomes[1].completed)
-            return [[Bonus(0 if same else 1, "pennies", 10)]]
+            self.calls += 1
+            other = 1 - self.matcher
+            same = len(outcomes[self.matcher].completed) == len(outcomes[other].completed)
+            return [[Bonus(self.matcher if same else other, "pennies", 10)]]
 
     class FakeGame:
-        hook = Pennies()
+        def __init__(self, matcher: int):
+            self.hook = Pennies(matcher)
 
     def owner(seat: int) -> TicketOutcome:
         one = TicketOutcome(seat, (1,), (2, 3), 0, borrows=(Borrow("a", "x"),))
         two = TicketOutcome(seat, (2, 3), (1,), 0, borrows=(Borrow("a", "y"),))
         return attrs.evolve(one, alternatives=(one, two))
 
-    chosen, bonuses = scoring.resolve_choices(FakeGame(), [owner(0), owner(1)])
-    # from (1, 1): odd rounds end at (1, 2), even rounds at (2, 1); the 8th round is even
-    assert scoring.MAX_CHOICE_ROUNDS == 8
-    assert [len(o.completed) for o in chosen] == [2, 1] and bonuses == [Bonus(1, "pennies", 10)]
-    assert Pennies.calls == 4  # each of the 4 combinations is asked once
-    assert scoring.resolve_choices(FakeGame(), [owner(0), owner(1)]) == (chosen, bonuses)
+    game = FakeGame(matcher=0)
+    chosen, bonuses = scoring.resolve_choices(game, [owner(0), owner(1)])
+    assert [len(o.completed) for o in chosen] == [2, 2] and bonuses == [Bonus(0, "pennies", 10)]
+    assert game.hook.calls == 4  # each of the 4 combinations is asked once
+    swapped, swapped_bonuses = scoring.resolve_choices(FakeGame(matcher=1), [owner(0), owner(1)])
+    assert [len(o.completed) for o in swapped] == [2, 2] and swapped_bonuses == [Bonus(1, "pennies", 10)]
+
+
+class _MostTickets:
+    """The ussr +15 for the most completed tickets (R-BON-3), shared on a tie, as a bare hook."""
+
+    def ttr_end_bonuses(self, game, outcomes):
+        counts = [len(o.completed) for o in outcomes]
+        return [[Bonus(seat, "most-tickets", 15) for seat, n in enumerate(counts) if n == max(counts)]]
+
+
+def _owner_choosing(seat: int, *choices: tuple[int, int]) -> TicketOutcome:
+    """An owner who may complete ``n`` tickets for ``points`` (each a station's borrow), answered
+    as the plugin answers: the most ticket points."""
+    outcomes = [TicketOutcome(seat, tuple(range(n)), (), points, borrows=(Borrow("station", f"route {k}"),))
+                for k, (n, points) in enumerate(choices)]
+    best = max(outcomes, key=lambda o: o.points)
+    return attrs.evolve(best, alternatives=tuple(outcomes))
+
+
+def test_r_sta_6_a_cycle_of_best_responses_scores_the_same_whatever_the_seat_order():
+    """R-STA-6, on choices whose best responses cycle (the most-tickets bonus, +15 shared on a tie).
+    A has 2 tickets and no choice (-12). B completes 3 (0 points), 5 (-3) or 1 (-12). C completes
+    0 (+13), 3 (-2) or 4 (+9).
+
+    By hand: by ticket points, B 3 and C 0: B has the bonus. All at once: B keeps 3 (15); C
+    switches to 4 (9 + 15 = 24 > 13): (3, 4). B switches to 5 (-3 + 15 = 12 > 0); C keeps 4: (5, 4).
+    B keeps 5; C, short of the bonus, goes back to 0 (13 > 9): (5, 0). B goes back to 3 (15 > 12);
+    C keeps 0: (3, 0), seen before: a cycle, so the choices by ticket points stand: A -12, B 15,
+    C 13. The engine's seat-by-seat rounds gave B 12 or 15 depending on the seats."""
+    from ttr_core import scoring
+
+    class FakeGame:
+        hook = _MostTickets()
+
+    players = {"A": [(2, -12)], "B": [(3, 0), (5, -3), (1, -12)], "C": [(0, 13), (3, -2), (4, 9)]}
+    for order in itertools.permutations(players):
+        chosen, bonuses = scoring.resolve_choices(FakeGame(), [_owner_choosing(s, *players[name])
+                                                               for s, name in enumerate(order)])
+        totals = {name: chosen[s].points + sum(b.points for b in bonuses if b.seat == s) for s, name in enumerate(order)}
+        assert totals == {"A": -12, "B": 15, "C": 13}, order
 
 
 def _brute_force_ticket_points(game: Game, seat: int, cities: list[str]) -> int:

@@ -9,6 +9,8 @@ the first station's colour, revealed locomotives in tunnels, the winner's tie-br
 
 from __future__ import annotations
 
+import itertools
+
 from collections import Counter
 
 import pytest
@@ -663,26 +665,30 @@ def test_r_sta_4_the_owner_keeps_the_ticket_points_when_the_bonus_is_out_of_reac
     assert p1.notes == ("station in Moscow borrowed Moscow-Voronezh",)
 
 
-def test_r_sta_4_owners_choices_that_interact_are_resolved_seat_by_seat():
-    """[engine decision] (ttr_core.scoring.resolve_choices): owners start from their most ticket
-    points; then seat by seat each takes the best alternative for their own total given the
-    others' current choices, until a round changes nothing.
-
-    P1 (seat 0): Moscow-Voronezh, 1 ticket, +1; or Moscow-Gorky, 2 tickets, -1. P2 (seat 1), a
-    station in Kiev: Kiev-Odessa, 1 ticket, +7; or Kiev-Kharkov, 3 tickets (with its own
-    Kharkov-Rostov-Volgograd), -7. P3 has 2 completed tickets and no choice.
-    Round 1: P1, against P2's 1 and P3's 2, takes 2 tickets (-1 + 15 > +1); P2, against 2 and 2,
-    takes 3 (-7 + 15 > +7). Round 2: P1 cannot reach 3, so goes back to +1; P2 keeps 3. Round 3
-    changes nothing. The result is stable: neither owner gains by choosing otherwise alone."""
-    needs("stations")
+def _interacting_owners() -> tuple[dict, dict, dict]:
     kiev = [("Odessa", 13), ("Kharkov", 2), ("Rostov", 2), ("Volgograd", 2)]
-    positions = (
+    return (
         _moscow(),
         {"routes": ["Kharkov-Rostov/yellow", "Rostov-Volgograd"], "stations": ["Kiev"],
          "tickets": [{"from": "Kiev", "to": c, "points": p} for c, p in kiev]},
         {"routes": ["Moscow-Voronezh", "Moscow-Gorky/green", "Kiev-Odessa", "Kiev-Kharkov"],
          "tickets": [{"from": "Moscow", "to": "Voronezh", "points": 3}, {"from": "Kiev", "to": "Odessa", "points": 3}]},
     )
+
+
+def test_r_sta_6_owners_choices_that_interact_are_resolved_all_at_once():
+    """R-STA-6: owners start from their most ticket points; then all at once each takes the best
+    alternative for their own total given the others' current choices, until nobody switches.
+
+    P1: Moscow-Voronezh, 1 ticket, +1; or Moscow-Gorky, 2 tickets, -1. P2, a station in Kiev:
+    Kiev-Odessa, 1 ticket, +7; or Kiev-Kharkov, 3 tickets (with its own Kharkov-Rostov-Volgograd),
+    -7. P3 has 2 completed tickets and no choice; the most tickets score +15, shared on a tie.
+    By hand: start (1, 1) tickets, P3 alone has the bonus. All at once: P1, against 1 and 2,
+    switches to 2 tickets (-1 + 15 > +1); P2, against 1 and 2, switches to 3 (-7 + 15 > +7): (2, 3).
+    Then P1, against 3, cannot have the bonus and goes back to +1; P2 keeps 3: (1, 3). Then
+    nobody switches. P1 +1; P2 -7 + 15; P3 nothing."""
+    needs("stations")
+    positions = _interacting_owners()
     game = score(*positions)
     p1, p2, p3 = game.result.scores
     assert [s.bonus("most-tickets") for s in (p1, p2, p3)] == [0, 15, 0]
@@ -691,6 +697,32 @@ def test_r_sta_4_owners_choices_that_interact_are_resolved_seat_by_seat():
     assert p1.notes == ("station in Moscow borrowed Moscow-Voronezh",)
     assert p2.notes == ("station in Kiev borrowed Kiev-Kharkov",)
     assert score(*positions).result == game.result  # deterministic
+
+
+def _totals_by_player(positions: list[dict]) -> dict[str, int]:
+    game = score(*positions)
+    return {s.name: s.total for s in game.result.scores}
+
+
+@pytest.mark.parametrize("example", ["interacting owners", "R-STA-4 example", "bonus out of reach"])
+def test_r_sta_6_seat_order_never_changes_a_result(example):
+    """R-STA-6: the same position with the seats permuted (every permutation) gives every player
+    the same total."""
+    needs("stations")
+    far = [("Kiev", "Kharkov"), ("Kiev", "Odessa"), ("Kharkov", "Odessa")]
+    two = [{"from": "Moscow", "to": "Gorky", "points": 4}, {"from": "Moscow", "to": "Voronezh", "points": 4}]
+    players = {
+        "interacting owners": _interacting_owners(),
+        "R-STA-4 example": (_moscow(routes=["Chita-Khabarovsk"]),
+                            {"routes": ["Moscow-Gorky/green", "Moscow-Voronezh"], "tickets": two}),
+        "bonus out of reach": (_moscow(), {"routes": ["Moscow-Gorky/green", "Moscow-Voronezh"]},
+                               {"routes": ["Kiev-Kharkov", "Kiev-Odessa"],
+                                "tickets": [{"from": a, "to": b, "points": 1} for a, b in far]}),
+    }[example]
+    named = [{"name": f"player {i}", **p} for i, p in enumerate(players)]
+    seated = _totals_by_player(named)
+    for order in itertools.permutations(named):
+        assert _totals_by_player(list(order)) == seated, [p["name"] for p in order]
 
 
 def test_r_sta_5_r_bon_4_each_unused_station_scores_4():

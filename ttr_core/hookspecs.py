@@ -375,10 +375,10 @@ def ttr_ticket_outcomes(game: Game, seat: int) -> TicketOutcome:
     preference), and the core chooses what the owner would: the best final total of their own,
     every end bonus included (``ttr_end_bonuses`` is asked for each alternative weighed), then the
     most completed tickets, then the fewest borrowed routes, then the plugin's order. Owners'
-    choices can interact (a bonus for the most tickets); [engine decision] every owner starts from
-    the answer, then seat by seat in seat order each takes their best alternative given the
-    others' current choices, and the rounds repeat until one changes nothing (at most
-    ``ttr_core.scoring.MAX_CHOICE_ROUNDS``; ``ttr_core.scoring.resolve_choices``). A wrapper that
+    choices can interact (a bonus for the most tickets); R-STA-6: every owner starts from its
+    choice by ticket points alone, then every owner at once switches to its best alternative
+    given the others' current choices, until nobody switches; a cycle leaves the starting choices
+    (``ttr_core.scoring.resolve_choices``). A wrapper that
     changes the answer adjusts every alternative alike with ``outcome.each(...)``; an answer that
     is not among its own alternatives is scored as it is, without a choice.
 

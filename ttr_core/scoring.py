@@ -16,9 +16,6 @@ import attrs
 if TYPE_CHECKING:
     from ttr_core.game import Game
 
-#: rounds of owners' choices (:func:`resolve_choices`) before the core keeps what it has
-MAX_CHOICE_ROUNDS = 8
-
 
 @attrs.frozen
 class Borrow:
@@ -161,53 +158,57 @@ def resolve_choices(game: Game, answered: Sequence[TicketOutcome]) -> tuple[list
     their ticket points plus every bonus ``ttr_end_bonuses`` gives them with this choice: a bonus
     for the most completed tickets counts), then the most completed tickets (the tie-breaker of
     every rule set that has stations), then the fewest borrowed routes, then the alternative the
-    answering plugin lists first.
+    answering plugin lists first. Never the seat.
 
-    Owners' choices can interact (one's completed tickets decide another's majority bonus).
-    [engine decision] They are resolved this way: every owner starts from the outcome the plugin
-    answered (its own preference: the most ticket points); then, seat by seat in seat order, each
-    owner takes their best alternative given the others' current choices; the rounds repeat until
-    a whole round changes nothing, at most ``MAX_CHOICE_ROUNDS`` rounds (a cycle, which no shipped
-    rule produces, keeps the choices of the last round). Deterministic: the same position always
-    scores the same.
+    Owners' choices can interact (one's completed tickets decide another's majority bonus); they
+    are resolved as R-STA-6 says: every owner starts from its choice by its own ticket points
+    alone; then every owner at once switches to its best choice given the others' current ones;
+    this repeats until nobody switches. If the switching comes back to choices seen before (a
+    cycle: no choices exist that every owner keeps), the starting choices stand. Every owner
+    moves at once, so seat order never changes a result.
 
     An outcome that is not among its own alternatives (a wrapper changed the answer without
     ``TicketOutcome.each``) is kept as answered: no choice.
     """
     options = [_options(o) for o in answered]
-    chosen = [start for _, start in options]
-    choosers = [s for s, (opts, _) in enumerate(options) if len(opts) > 1]
     tried: dict[tuple[int, ...], list[Bonus]] = {}
 
-    def bonuses(vector: tuple[int, ...]) -> list[Bonus]:
-        if vector not in tried:
-            outcomes = [options[s][0][i] for s, i in enumerate(vector)]
+    def bonuses(choices: tuple[int, ...]) -> list[Bonus]:
+        if choices not in tried:
+            outcomes = [options[s][i] for s, i in enumerate(choices)]
             answers = game.hook.ttr_end_bonuses(game=game, outcomes=outcomes)
-            tried[vector] = [b for answer in answers for b in answer or ()]
-        return tried[vector]
+            tried[choices] = [b for answer in answers for b in answer or ()]
+        return tried[choices]
 
-    def preference(seat: int, i: int) -> tuple[int, int, int, int]:
-        vector = (*chosen[:seat], i, *chosen[seat + 1:])
-        outcome = options[seat][0][i]
-        own = sum(b.points for b in bonuses(vector) if b.seat == seat)
-        return (outcome.points + own, len(outcome.completed), -outcome.borrowed, -i)
+    def preference(outcome: TicketOutcome, i: int, total: int) -> tuple[int, int, int, int]:
+        return (total, len(outcome.completed), -outcome.borrowed, -i)
 
-    for _ in range(MAX_CHOICE_ROUNDS if choosers else 0):
-        changed = False
-        for seat in choosers:
-            best = max(range(len(options[seat][0])), key=lambda i: preference(seat, i))
-            if best != chosen[seat]:
-                chosen[seat], changed = best, True
-        if not changed:
+    def by_ticket_points(seat: int) -> int:
+        return max(range(len(options[seat])), key=lambda i: preference(options[seat][i], i, options[seat][i].points))
+
+    def best_given(seat: int, others: tuple[int, ...]) -> int:
+        def total(i: int) -> int:
+            choices = (*others[:seat], i, *others[seat + 1:])
+            return options[seat][i].points + sum(b.points for b in bonuses(choices) if b.seat == seat)
+
+        return max(range(len(options[seat])), key=lambda i: preference(options[seat][i], i, total(i)))
+
+    start = tuple(by_ticket_points(seat) for seat in range(len(options)))
+    seen, chosen = {start}, start
+    while True:
+        switched = tuple(best_given(seat, chosen) for seat in range(len(options)))
+        if switched == chosen:
             break
-    final = tuple(chosen)
-    return [options[s][0][i] for s, i in enumerate(final)], bonuses(final)
+        if switched in seen:  # a cycle: the choices by ticket points stand (R-STA-6)
+            chosen = start
+            break
+        seen.add(switched)
+        chosen = switched
+    return [options[s][i] for s, i in enumerate(chosen)], bonuses(chosen)
 
 
-def _options(outcome: TicketOutcome) -> tuple[tuple[TicketOutcome, ...], int]:
-    """The outcomes an owner may choose between, and the one the plugin answered (an index)."""
+def _options(outcome: TicketOutcome) -> tuple[TicketOutcome, ...]:
+    """The outcomes an owner may choose between (the answered one alone when there is no choice)."""
     plain = attrs.evolve(outcome, alternatives=()) if outcome.alternatives else outcome
     alternatives = tuple(attrs.evolve(a, alternatives=()) if a.alternatives else a for a in outcome.alternatives)
-    if plain not in alternatives:
-        return (plain,), 0
-    return alternatives, alternatives.index(plain)
+    return alternatives if plain in alternatives else (plain,)
