@@ -9,7 +9,8 @@ replays to its stored digest, play goes on, the lobby's seats can be taken, the 
 and ``people_playing`` (0004) says how many people play each game.
 
 The same upgrade with a deliberately broken migration on top (in a copy of the scripts) must be
-noticed: that is what shows these checks can fail.
+noticed: that is what shows these checks can fail. On SQLite a migration that leaves rows whose
+game is gone is refused and undone; a restart, which migrates nothing, does not check every row.
 """
 
 from __future__ import annotations
@@ -413,3 +414,47 @@ def test_a_migration_that_loses_or_corrupts_data_is_noticed(sabotage, tmp_path, 
     built = build_and_upgrade(url, str(scripts), played)
     with pytest.raises(AssertionError, match=noticed_by):
         check_upgraded(url, built)
+
+
+def test_a_migration_that_leaves_a_log_without_its_game_is_refused_and_undone(tmp_path, played):
+    from ttr_server import db
+
+    scripts = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS, scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    (scripts / "versions" / "9001_broken.py").write_text(textwrap.dedent(BROKEN.format(
+        head=head(str(MIGRATIONS)), sql="DELETE FROM games WHERE id = 'done-usa'")))  # its actions stay
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    build_and_upgrade(url, str(MIGRATIONS), played)
+    engine = db.make_engine(url)
+    try:
+        with pytest.raises(RuntimeError, match="reference is gone"):
+            db.migrate(engine, script_location=str(scripts))
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == head(str(MIGRATIONS))
+            assert conn.execute(sa.text("SELECT count(*) FROM games WHERE id = 'done-usa'")).scalar() == 1
+    finally:
+        engine.dispose()
+
+
+def test_a_start_on_an_up_to_date_sqlite_file_does_not_check_every_row(tmp_path):
+    """The check of every reference after a migration reads the whole file: a restart, which
+    migrates nothing, must not pay for it (start-up would grow with the database)."""
+    from ttr_server import db
+
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    engine = db.make_engine(url)
+    statements: list[str] = []
+
+    def seen(conn, cursor, statement, *args) -> None:
+        statements.append(statement)
+
+    sa.event.listen(sa.Engine, "before_cursor_execute", seen)
+    try:
+        db.migrate(engine)  # the first start: every revision runs, then the check
+        assert any("foreign_key_check" in s for s in statements)
+        statements.clear()
+        db.migrate(engine)  # a restart
+        assert statements and not any("foreign_key_check" in s for s in statements)
+    finally:
+        sa.event.remove(sa.Engine, "before_cursor_execute", seen)
+        engine.dispose()
