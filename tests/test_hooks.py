@@ -21,7 +21,7 @@ import attrs
 import pytest
 
 from ttr_core import variant
-from ttr_core.errors import CannotPay, NotLegalNow, NotYourTurn, RecordError, RouteTaken, VariantError
+from ttr_core.errors import CannotPay, NotLegalNow, NotYourTurn, PluginFailed, RecordError, RouteTaken, VariantError
 from ttr_core.game import Game
 from ttr_core.invariants import invariant_problems
 from ttr_core.manager import local_plugins
@@ -330,6 +330,30 @@ def test_hook_ttr_setup_table(tmp_path):
 # --- the turn -----------------------------------------------------------------------------------------
 
 
+def test_hook_ttr_first_seat(tmp_path):
+    asked = []
+
+    class YoungestStarts(Plugin):
+        """House rule: the youngest player starts; the host seats them last."""
+
+        deterministic = True
+
+        @hookimpl(wrapper=True)
+        def ttr_first_seat(self, game):
+            asked.append(game.state.phase)
+            yield  # the variant's answer (the first seat), replaced
+            return game.active_seats()[-1]
+
+    with house(tmp_path, {"youngest-starts": YoungestStarts}, players=3) as game:
+        assert game.to_act() == [2] and game.view(None)["current"] == 2
+        testing.expect_illegal(game, 0, {"kind": "draw-card", "slot": None}, NotYourTurn)
+        draw_two(game, 2)
+        assert game.to_act() == [0]  # then round the table in seat order (R-TURN-1)
+        draw_two(game, 0)
+        assert game.to_act() == [1]
+        assert asked == ["play"]  # once per game, as the first turn starts
+
+
 def test_hook_ttr_turn_started(tmp_path):
     calls = []
 
@@ -425,6 +449,85 @@ def test_hook_ttr_final_round_triggered(tmp_path):
         draw_two(game, 0)
         assert game.over and "R-END-1" in game.result.reason
         assert calls == [0, 1, 0]  # asked after every turn until the final round began
+
+
+def test_hook_ttr_final_round_seats(tmp_path):
+    asked = []
+
+    class NoEncore(Plugin):
+        """House rule: whoever starts the final round does not play again; everyone else plays once more."""
+
+        deterministic = True
+
+        @hookimpl(wrapper=True)
+        def ttr_final_round_seats(self, game, seat):
+            asked.append(seat)
+            seats = yield
+            return [s for s in seats if s != seat]
+
+    with house(tmp_path, {"no-encore": NoEncore}, players=3) as game:
+        testing.set_trains(game, 0, 2)
+        draw_two(game, 0)  # seat 0 ends a turn with 2 trains: the final round begins (R-END-1)
+        assert game.view(None)["final_round"] and game.to_act() == [1]
+        draw_two(game, 1)
+        draw_two(game, 2)
+        assert game.over and "R-END-1" in game.result.reason  # seat 0 did not play again
+        assert asked == [0]  # once, with the seat that started it
+
+
+def _backwards(seat: int, players) -> int | None:
+    """The seat before ``seat`` round the table that is still in the game."""
+    n = len(players)
+    return next(((seat - k) % n for k in range(1, n + 1) if not players[(seat - k) % n].resigned), None)
+
+
+def test_hook_ttr_next_seat(tmp_path):
+    asked = []
+
+    class BackwardsFinale(Plugin):
+        """House rule: once the final round begins, play goes the other way round the table."""
+
+        deterministic = True
+
+        @hookimpl(wrapper=True)
+        def ttr_next_seat(self, game, seat):
+            asked.append(seat)
+            after = yield  # the variant's answer: the next seat (R-TURN-1)
+            if game.state.final_round is None:
+                return after
+            return _backwards(seat, game.state.players)
+
+    with house(tmp_path, {"backwards-finale": BackwardsFinale}, players=4) as game:
+        draw_two(game, 0)
+        assert game.to_act() == [1]  # before the final round: seat order
+        draw_two(game, 1)
+        testing.set_trains(game, 3, 2)
+        played = [2]
+        draw_two(game, 2)  # seat 3 has 2 trains when seat 2's turn ends: the final round begins
+        assert game.view(None)["final_round"]
+        while not game.over:
+            (seat,) = game.to_act()
+            played.append(seat)
+            draw_two(game, seat)
+        assert played == [2, 1, 0, 3, 2]  # then the other way, each once more, seat 2 last (R-END-1)
+        assert asked == [0, 1, 2, 1, 0, 3]  # after every turn that did not end the game
+
+
+def test_a_turn_order_answering_no_seat_in_the_game_is_reported(tmp_path):
+    class Lost(Plugin):
+        """A broken house rule: the turn passes to a seat the table does not have."""
+
+        @hookimpl(wrapper=True)
+        def ttr_next_seat(self, game):
+            yield
+            return 7
+
+    with house(tmp_path, {"lost": Lost}) as game:
+        act(game, 0, "draw-card", slot=None)
+        before = testing.state_text(game)
+        with pytest.raises(PluginFailed, match=r"ttr_next_seat \(answered by 'turn-order', 'lost'\) gave 7"):
+            act(game, 0, "draw-card", slot=None)
+        assert testing.state_text(game) == before  # the turn that would have passed to it is undone
 
 
 def test_hook_ttr_view(tmp_path):

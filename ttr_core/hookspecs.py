@@ -186,6 +186,26 @@ def ttr_setup_table(game: Game) -> None:
 # The turn
 # -------------------------------------------------------------------------------------------
 
+@hookspec(firstresult=True)
+@single_answer
+@required
+def ttr_first_seat(game: Game) -> int:
+    """Return the seat that takes the first turn of the game, one that has not resigned.
+
+    Called by the core once per game, when the setup is over (no player has a decision pending,
+    R-SET-6), before ``ttr_turn_started`` for that seat. The ``turn-order`` plugin answers the
+    first seat still in the game [engine decision: a host seats the players in the order it
+    wants]; a house rule choosing another seat wraps that answer. Stops at first non-None result.
+
+    Example::
+
+        @hookimpl(wrapper=True)
+        def ttr_first_seat(self, game):
+            yield   # the variant's answer, replaced: the youngest player, seated last, starts
+            return game.active_seats()[-1]
+    """
+
+
 
 @hookspec
 def ttr_turn_started(game: Game, seat: int) -> None:
@@ -241,15 +261,63 @@ def ttr_decision_cancelled(game: Game, seat: int, decision: Decision) -> None:
 def ttr_final_round_triggered(game: Game, seat: int) -> bool | None:
     """Return True if the turn ``seat`` just finished starts the final round (R-END-1).
 
-    Called by the core after every turn until the final round has begun. The core then gives
-    every active player, the triggering one included, one more turn. Stops at first non-None
-    result.
+    Called by the core after every turn until the final round has begun. The core then asks
+    ``ttr_final_round_seats`` who plays in it. Stops at first non-None result.
 
     Example::
 
         @hookimpl
         def ttr_final_round_triggered(self, game):
             return any(p.trains <= 2 for p in game.state.players if not p.resigned)
+    """
+
+
+@hookspec(firstresult=True)
+@single_answer
+@required
+def ttr_final_round_seats(game: Game, seat: int) -> Sequence[int]:
+    """Return the seats that each take one more turn, now that the turn ``seat`` just finished
+    started the final round (R-END-1).
+
+    Called by the core once per game, right after ``ttr_final_round_triggered`` answered True.
+    The core keeps the seats in ``game.state.final_round`` (resigned ones left out), takes each
+    seat off as it finishes a turn, and ends the game once none is left; ``ttr_next_seat`` still
+    says who plays next, and should name a seat that is still listed. The ``turn-order`` plugin
+    answers every seat, the triggering one included, from the next one in seat order. Stops at
+    first non-None result.
+
+    Example::
+
+        @hookimpl(wrapper=True)
+        def ttr_final_round_seats(self, game, seat):
+            seats = yield   # house rule: whoever ends the game does not play again
+            return [s for s in seats if s != seat]
+    """
+
+
+@hookspec(firstresult=True)
+@single_answer
+@required
+def ttr_next_seat(game: Game, seat: int) -> int | None:
+    """Return the seat that plays after ``seat``, whose turn just ended: one that has not
+    resigned, or None when no seat is left to play (the core then ends the game).
+
+    Called by the core after every turn that does not end the game, after
+    ``ttr_turn_ended`` and the final round's checks (``game.state.final_round`` is the list of
+    seats still to play their last turn, or None before the final round), before
+    ``ttr_turn_started`` for the seat it answers. The ``turn-order`` plugin answers the next seat
+    in seat order that has not resigned (R-TURN-1); a house rule changing the order wraps it.
+    Stops at first non-None result.
+
+    Example::
+
+        @hookimpl(wrapper=True)
+        def ttr_next_seat(self, game, seat):
+            after = yield   # house rule: once the final round begins, play goes the other way
+            if game.state.final_round is None:
+                return after
+            active = game.active_seats()
+            return active[active.index(seat) - 1]
     """
 
 
