@@ -282,6 +282,33 @@ def test_hook_ttr_route_points(tmp_path):
         assert calls == ["asked"]  # once per ruleset
 
 
+def test_hook_ttr_route_score(tmp_path):
+    asked = []
+
+    class HalfFerries(Plugin):
+        """House rule: a ferry scores half its points (rounded down); other routes as the variant says."""
+
+        deterministic = True
+
+        @hookimpl(wrapper=True)
+        def ttr_route_score(self, route, table):
+            asked.append(route.id)
+            points = yield  # the variant's answer: by the length table
+            assert points == table[route.length]
+            return points // 2 if route.ferry else points
+
+    ferry, road = "Constantinople-Sevastopol", "Berlin-Wien"  # 4 spaces, 2 locomotive marks; 3 spaces
+    with house(tmp_path, {"half-ferries": HalfFerries}, base="europe") as game:
+        testing.arrange(game, hands={0: {"red": 2, "locomotive": 2}, 1: {"green": 3}})
+        claim(game, 0, ferry, "red", locomotives=2)
+        claim(game, 1, road, "green")
+        players = game.view(None)["players"]
+        assert (players[0]["route_points"], players[1]["route_points"]) == (3, 4)  # 7 // 2, and 4 as ever
+        assert (breakdown(game, 0)["routes"], breakdown(game, 1)["routes"]) == (3, 4)
+        Game(game.ruleset, ["A", "B"], SEED)
+        assert sorted(asked) == sorted(r.id for r in game.board.routes)  # once per route, per ruleset
+
+
 # --- setting up a game --------------------------------------------------------------------------------
 
 

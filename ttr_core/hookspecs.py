@@ -132,15 +132,43 @@ def ttr_deck_cards(board: Board) -> Mapping[str, int] | None:
 def ttr_route_points() -> Mapping[int, int]:
     """Return the points of a route by its length, ``{length: points}`` (R-SCORE-1).
 
-    Called by the core once per ruleset, when it is built: a map route whose length the table
-    does not cover is a variant error. ``game.place_route`` scores from it. Stops at first
-    non-None result.
+    Called by the core once per ruleset, when it is built. The answer is what
+    ``game.route_points(length)`` reads (bots weigh routes by it) and what ``ttr_route_score`` is
+    asked with: the built-in answer there scores each route by this table, so a wrapper of this
+    hook changes the points of every route of a length. Stops at first non-None result.
 
     Example::
 
         @hookimpl
         def ttr_route_points(self):
             return {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15}
+    """
+
+
+@hookspec(firstresult=True)
+@single_answer
+@per_ruleset
+@required
+def ttr_route_score(route: Route, table: Mapping[int, int]) -> int | None:
+    """Return the points ``route`` scores when it is claimed (R-SCORE-1), or None if it scores
+    nothing under these rules (a variant error: every map route must score).
+
+    ``route`` is the map's route, with its ``length``, ``color``, ``tunnel`` and ``ferry`` marks,
+    its cities and its ``parallel`` routes; ``table`` is the points by length that
+    ``ttr_route_points`` answered (wrappers included).
+
+    Called by the core once per route of the map when the ruleset is built, before any game; the
+    answers are kept, and ``game.route_score(route)``, ``game.place_route``, ``game.free_route``
+    and the end of the game's route points read them. The ``route-points`` plugin answers with
+    ``table[route.length]``; a house rule about some routes wraps that answer. Stops at first
+    non-None result.
+
+    Example::
+
+        @hookimpl(wrapper=True)
+        def ttr_route_score(self, route):
+            points = yield   # the variant's answer: by length
+            return points // 2 if route.ferry else points   # house rule: ferries score half
     """
 
 

@@ -126,7 +126,7 @@ def score_game(game: Game) -> GameResult:
         mine = tuple(sorted((b for b in bonuses if b.seat == seat), key=lambda b: b.name))
         routes = 0
         for r in player.routes:
-            routes += game.route_points(board.routes[r].length)
+            routes += game.route_score(board.routes[r])
         facts: dict[str, Any] = {}
         for answer in hook.ttr_player_facts(game=game, seat=seat, outcome=outcome):
             facts.update(answer or {})

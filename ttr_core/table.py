@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ttr_core.board import Route
     from ttr_core.state import GameState
     from ttr_core.manager import HookRelay
+    from ttr_core.prepared import PreparedRules
 
 #: why a route cannot be claimed, as machine-readable codes (``Refusal.code``). These are the codes
 #: the core and the built-in rules give; a plugin closing routes may give codes of its own.
@@ -51,15 +52,24 @@ def _as_refusal(why: str | Refusal) -> Refusal:
 
 
 class TableOperations:
-    """Mixed into :class:`ttr_core.game.Game`: what ``state``, ``rng``, ``hook`` and ``_points`` are."""
+    """Mixed into :class:`ttr_core.game.Game`: what ``state``, ``rng``, ``hook``, ``_points`` and
+    ``_shared`` are."""
 
     state: GameState
     hook: HookRelay
     _points: dict[int, int]
+    _shared: PreparedRules
 
     def route_points(self, length: int) -> int:
-        """The points a route of ``length`` spaces scores (``ttr_route_points``, R-SCORE-1)."""
+        """The points of a route of ``length`` spaces by the ruleset's length table
+        (``ttr_route_points``, R-SCORE-1): what a program weighing routes by length reads. What
+        a map route scores is ``route_score(route)``."""
         return self._points[length]
+
+    def route_score(self, route: Route) -> int:
+        """The points ``route`` scores when claimed (``ttr_route_score``, R-SCORE-1), asked once
+        per ruleset."""
+        return self._shared.route_scores[route.index]
 
     def draw_card(self) -> int | None:
         """Take the top card of the deck; an empty deck is first rebuilt from the shuffled discard
@@ -83,7 +93,7 @@ class TableOperations:
         st.owner[route.index] = seat
         player.trains -= route.length
         player.routes.append(route.index)
-        player.route_points += self._points[route.length]
+        player.route_points += self._shared.route_scores[route.index]
         self.hook.ttr_route_claimed(game=self, seat=seat, route=route)
 
     def free_route(self, route: Route) -> int:
@@ -94,7 +104,7 @@ class TableOperations:
         owner = st.players[seat]
         owner.routes.remove(route.index)
         owner.trains += route.length
-        owner.route_points -= self._points[route.length]
+        owner.route_points -= self._shared.route_scores[route.index]
         st.owner[route.index] = -1
         self.hook.ttr_route_released(game=self, seat=seat, route=route)
         return seat
