@@ -581,6 +581,44 @@ def test_hook_ttr_view(tmp_path):
 # --- the table ----------------------------------------------------------------------------------------
 
 
+@attrs.define
+class Reshuffles:
+    caused: dict[int, int] = attrs.Factory(dict)  # seat -> reshuffles its draws needed
+
+
+def test_hook_ttr_deck_ran_out(tmp_path):
+    seen = []
+
+    class ReshuffleFee(Plugin):
+        """House rule: each reshuffle of the discard pile costs the player whose draw needed it 2 points."""
+
+        State = Reshuffles
+        deterministic = True
+
+        @hookimpl(tryfirst=True)  # before the train-cards plugin shuffles the discard in
+        def ttr_deck_ran_out(self, game):
+            st = game.state
+            seen.append((len(st.deck), len(st.discard)))
+            if st.discard:
+                caused = self.state(game).caused
+                caused[st.current] = caused.get(st.current, 0) + 1
+
+        @hookimpl
+        def ttr_end_bonuses(self, game):
+            return [Bonus(seat, "reshuffle-fee", -2 * n) for seat, n in self.state(game).caused.items()]
+
+    with house(tmp_path, {"reshuffle-fee": ReshuffleFee}) as game:
+        st = game.state
+        st.discard.extend(st.deck[:-1])  # one card left in the deck, the rest played out
+        del st.deck[:-1]
+        draw_two(game, 0)  # the second card comes from the reshuffled discard (R-DRAW-3)
+        view = game.view(None)
+        assert (view["deck_size"], view["discard_size"]) == (len(st.discard + st.deck), 0)
+        assert seen == [(0, view["deck_size"] + 1)]  # asked once, the deck empty and the discard full
+        assert breakdown(game, 0)["bonuses"]["reshuffle-fee"] == -2
+        assert "reshuffle-fee" not in breakdown(game, 1)["bonuses"]
+
+
 def test_hook_ttr_closed_routes(tmp_path):
     calls = []
 

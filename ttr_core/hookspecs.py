@@ -366,8 +366,27 @@ def ttr_view(game: Game, seat: int | None) -> Mapping[str, Any] | None:
 
 
 # -------------------------------------------------------------------------------------------
-# The table: routes closed, claimed and freed
+# The table: the deck, routes closed, claimed and freed
 # -------------------------------------------------------------------------------------------
+
+
+@hookspec
+def ttr_deck_ran_out(game: Game) -> None:
+    """Do what the rules say now that the train-card deck is empty and a card is to be drawn.
+
+    Called by the core (``game.draw_card``) whenever a card is drawn from an empty deck: a blind
+    draw, a refill of the open row, a tunnel's revealed cards. The ``train-cards`` plugin shuffles
+    the discard pile into a new deck here (R-DRAW-3); the core then draws the new deck's top card,
+    or nothing if the deck is still empty. All implementations are called (a plugin registered
+    later first, as pluggy orders them, unless ``tryfirst``/``trylast`` says otherwise). Returns
+    nothing.
+
+    Example::
+
+        @hookimpl(tryfirst=True)   # before the discard is shuffled in
+        def ttr_deck_ran_out(self, game):
+            self.state(game).reshuffles[game.state.current] += 1
+    """
 
 
 @hookspec

@@ -31,6 +31,7 @@ from ttr_core.hookspecs import hookimpl, hookspec, per_ruleset, required, single
 from ttr_core.network import DisjointSets, longest_trail
 from ttr_core.scoring import Borrow, Bonus, PlayerScore, TicketOutcome, Winners
 from ttr_core.state import Decision, GameState
+from ttr_core.shuffle import shuffle
 from ttr_core.table import CANNOT_PAY, CLOSED, CLOSED_PARALLEL, OWN_PARALLEL, TAKEN, TRAINS, Refusal
 
 __all__ = [
@@ -49,6 +50,8 @@ __all__ = [
     "Bonus", "Borrow", "PlayerScore", "TicketOutcome", "Winners",
     # graph helpers
     "DisjointSets", "longest_trail",
+    # randomness: shuffling with the game's generator, as the core deals
+    "shuffle",
 ]
 
 

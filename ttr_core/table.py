@@ -3,9 +3,10 @@ payment, freeing a route, and asking which routes are closed or why one cannot b
 
 They are methods of the game (``game.draw_card()``, ``game.place_route(...)``), so that every
 plugin, the position loader and the test kit move cards, trains and points the same way, and the
-documented hooks (``ttr_route_claimed``, ``ttr_route_released``, ``ttr_closed_routes``) fire
-whoever acts. What a payment must be, and what a claim costs beyond the cards, are rules: they
-stay in the plugins (claiming, tunnels, ferries, controller).
+documented hooks (``ttr_deck_ran_out``, ``ttr_route_claimed``, ``ttr_route_released``,
+``ttr_closed_routes``) fire whoever acts. What a payment must be, what a claim costs beyond the
+cards, what a route scores and what happens when the deck runs out are rules: they stay in the
+plugins (claiming, tunnels, ferries, controller, route-points, train-cards).
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import attrs
-
-from ttr_core.shuffle import shuffle
 
 if TYPE_CHECKING:
     from ttr_core.board import Route
@@ -72,14 +71,14 @@ class TableOperations:
         return self._shared.route_scores[route.index]
 
     def draw_card(self) -> int | None:
-        """Take the top card of the deck; an empty deck is first rebuilt from the shuffled discard
-        (R-DRAW-3). None when both are empty."""
+        """Take the top card of the deck. An empty deck is first left to the rules
+        (``ttr_deck_ran_out``: the train-cards plugin shuffles the discard into it, R-DRAW-3);
+        None when it is still empty."""
         st = self.state
         if not st.deck:
-            if not st.discard:
+            self.hook.ttr_deck_ran_out(game=self)
+            if not st.deck:
                 return None
-            st.deck, st.discard = st.discard, []
-            shuffle(self.rng, st.deck)
         return st.deck.pop()
 
     def place_route(self, seat: int, route: Route, paid: Iterable[tuple[int, int]] = ()) -> None:
