@@ -650,6 +650,16 @@ def test_hook_ttr_closed_routes(tmp_path):
         assert owner(game, "Denver-Santa Fe") == 0
 
 
+def test_the_parallel_route_codes_belong_to_their_plugin_and_the_old_names_warn():
+    game = testing.keep_all_starting_tickets(testing.new_game("usa", players=2))
+    testing.give_route(game, 0, "Denver-Kansas City/black")
+    closed = game.closures(1)[game.board.route_index["Denver-Kansas City/orange"]]
+    assert closed.code == "closed-parallel" and "(R-PAR-2)" in closed.reason  # parallel-routes' own code
+    with pytest.warns(DeprecationWarning, match="parallel-routes plugin's own"):
+        from ttr_core.plugin import CLOSED_PARALLEL
+    assert CLOSED_PARALLEL == closed.code
+
+
 @attrs.frozen
 class Grab(Action):
     kind: ClassVar[str] = "grab-route"

@@ -394,8 +394,9 @@ def ttr_closed_routes(game: Game, seat: int, route: Route | None) -> Mapping[int
     """Return the free routes ``seat`` may not claim now, as ``{route index: why}`` (R-PAR-1..2).
 
     ``why`` is a reason for people (a string: its code is ``closed``), or a ``Refusal(code,
-    reason)`` whose code tells programs which rule closed it (``own-parallel`` for R-PAR-1,
-    ``closed-parallel`` for R-PAR-2, or the plugin's own). Called by the core
+    reason)`` whose code, the refusing plugin's own, tells programs which rule closed it (the
+    ``parallel-routes`` plugin gives ``own-parallel`` for R-PAR-1 and ``closed-parallel`` for
+    R-PAR-2). Called by the core
     (``game.closures``, ``game.closed_routes``, ``game.claim_problem``) whenever a claim is
     listed or checked, and when a position given by hand places its routes. All answers are
     merged.

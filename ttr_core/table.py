@@ -22,21 +22,20 @@ if TYPE_CHECKING:
     from ttr_core.manager import HookRelay
     from ttr_core.prepared import PreparedRules
 
-#: why a route cannot be claimed, as machine-readable codes (``Refusal.code``). These are the codes
-#: the core and the built-in rules give; a plugin closing routes may give codes of its own.
-TAKEN = "taken"  # another seat, or this one, owns the route (R-ROUTE-5)
+#: why a route cannot be claimed, as machine-readable codes (``Refusal.code``): the facts of the
+#: table the core itself finds. A plugin closing routes gives codes of its own (``parallel-routes``:
+#: ``own-parallel``, ``closed-parallel``), documented with it.
+TAKEN = "taken"  # another seat, or this one, owns the route: a route has one owner (R-ROUTE-5)
 CLOSED = "closed"  # closed by a rule that gave only a reason (a string answer of ttr_closed_routes)
-OWN_PARALLEL = "own-parallel"  # the seat owns a route parallel to it (R-PAR-1)
-CLOSED_PARALLEL = "closed-parallel"  # a parallel route is taken and the player count closes the others (R-PAR-2)
 TRAINS = "not-enough-trains"  # more spaces than the seat has trains (R-ROUTE-2)
 CANNOT_PAY = "cannot-pay"  # no payment the hand can make fits the route (``ttr_core.claims``)
 
 
 @attrs.frozen
 class Refusal:
-    """Why a seat cannot claim a route: ``code`` for programs (``taken``, ``own-parallel``,
-    ``closed-parallel``, ``closed``, ``not-enough-trains``, ``cannot-pay``, or a plugin's own),
-    ``reason`` (with its rule id) for people."""
+    """Why a seat cannot claim a route: ``code`` for programs (the core's ``taken``, ``closed``,
+    ``not-enough-trains``, ``cannot-pay``, or the code of the plugin that refused, such as
+    ``own-parallel``), ``reason`` (with its rule id) for people."""
 
     code: str
     reason: str
@@ -113,10 +112,10 @@ class TableOperations:
         return {index: refusal.reason for index, refusal in self.closures(seat).items()}
 
     def closures(self, seat: int) -> dict[int, Refusal]:
-        """The free routes ``seat`` may not claim now, each with its ``Refusal``: the code a rule
-        gave (``own-parallel`` R-PAR-1, ``closed-parallel`` R-PAR-2), or ``closed`` for a rule that
-        answered ``ttr_closed_routes`` with a reason only. Where two rules close a route, the last
-        one says why."""
+        """The free routes ``seat`` may not claim now, each with its ``Refusal``: the code the
+        closing rule gave (``own-parallel`` for R-PAR-1 in the built-in rules), or ``closed`` for a
+        rule that answered ``ttr_closed_routes`` with a reason only. Where two rules close a route,
+        the last one says why."""
         closed: dict[int, Refusal] = {}
         for answer in self.hook.ttr_closed_routes(game=self, seat=seat, route=None):
             if answer:  # most turns close nothing
@@ -126,8 +125,8 @@ class TableOperations:
 
     def claim_problem(self, seat: int, route: Route) -> Refusal | None:
         """Why ``seat`` cannot place ``route`` now whatever it pays, or None: owned already
-        (``taken``, R-ROUTE-5), closed by a rule (its code: ``own-parallel``, ``closed-parallel``,
-        ``closed``...; R-PAR), or more spaces than the seat has trains (``not-enough-trains``,
+        (``taken``, R-ROUTE-5), closed by a rule (the code it gave, ``closed`` for a reason
+        alone; R-PAR), or more spaces than the seat has trains (``not-enough-trains``,
         R-ROUTE-2). Every code but ``not-enough-trains`` means the route is not the seat's to take."""
         st = self.state
         owner = st.owner[route.index]
