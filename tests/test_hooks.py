@@ -806,6 +806,43 @@ def test_a_ticket_outcome_wrapper_adjusts_every_alternative(tmp_path, each, borr
     assert (me.ticket_points, me.bonus("most-tickets")) == (points, bonus)
 
 
+def test_hook_ttr_choice_preference(tmp_path):
+    """Europe, P1 with stations in Berlin and Wien and the route between them: both stations
+    borrowing (Berlin-Danzig, Wien-Zagrab) complete Danzig-Zagrab (20), Berlin's alone borrowing
+    Berlin-Essen completes Berlin-Essen (5); not both, Berlin's station borrows one route (R-STA-4)."""
+    asked = []
+
+    class FewestBorrows(Plugin):
+        """House rule: a station owner borrows as few routes as they can, points come second."""
+
+        deterministic = True
+
+        @hookimpl(wrapper=True)
+        def ttr_choice_preference(self, game, seat, outcome, points):
+            asked.append((seat, outcome.borrowed, points))
+            yield  # the stations plugin's order (R-STA-4), replaced
+            return (-outcome.borrowed, points)
+
+    tickets = [{"from": "Danzig", "to": "Zagrab", "points": 20}, {"from": "Berlin", "to": "Essen", "points": 5}]
+
+    def scored(variant_path: str):
+        return score_position({"variant": variant_path, "players": [
+            {"name": "P1", "routes": ["Berlin-Wien"], "stations": ["Berlin", "Wien"], "tickets": tickets},
+            {"name": "P2", "routes": ["Berlin-Danzig", "Wien-Zagrab", "Berlin-Essen"], "tickets": []},
+        ]}).result.scores[0]
+
+    published = scored("europe")
+    assert (published.ticket_points, published.notes) == (
+        20 - 5, ("station in Berlin borrowed Berlin-Danzig", "station in Wien borrowed Wien-Zagrab"))
+    with local_plugins({"fewest-borrows": FewestBorrows}):
+        mine = scored(str(write_variant(tmp_path, base="europe", add=["fewest-borrows"])))
+    assert (mine.ticket_points, mine.notes) == (5 - 20, ("station in Berlin borrowed Berlin-Essen",))
+    assert mine.total == published.total - 30
+    # every choice weighed, with what it is worth to P1: its ticket points alone for the starting
+    # choice (R-STA-6), then with the unused station's 4
+    assert sorted(set(asked)) == [(0, 1, 5 - 20), (0, 1, 5 - 20 + 4), (0, 2, 20 - 5), (0, 2, 20 - 5 + 4)]
+
+
 def test_hook_ttr_player_facts(tmp_path):
     seen = []
 

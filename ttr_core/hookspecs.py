@@ -488,10 +488,10 @@ def ttr_ticket_outcomes(game: Game, seat: int) -> TicketOutcome:
     When the owner still has a choice to make at the end (which route each station borrows,
     R-STA-4), the answer lists the outcomes the owner may choose in ``alternatives`` (each with its
     ``borrows``, ``points`` and ``notes``; the answer itself is one of them, the plugin's own
-    preference), and the core chooses what the owner would: the best final total of their own,
-    every end bonus included (``ttr_end_bonuses`` is asked for each alternative weighed), then the
-    most completed tickets, then the fewest borrowed routes, then the plugin's order. Owners'
-    choices can interact (a bonus for the most tickets); R-STA-6: every owner starts from its
+    preference), and the core chooses what the owner would, by ``ttr_choice_preference``, each
+    alternative weighed with what it is worth to the owner, every end bonus included
+    (``ttr_end_bonuses`` is asked for each alternative weighed); on equal preferences, the
+    plugin's order. Owners' choices can interact (a bonus for the most tickets); R-STA-6: every owner starts from its
     choice by ticket points alone, then every owner at once switches to its best alternative
     given the others' current choices, until nobody switches; a cycle leaves the starting choices
     (``ttr_core.scoring.resolve_choices``). A wrapper that
@@ -505,6 +505,32 @@ def ttr_ticket_outcomes(game: Game, seat: int) -> TicketOutcome:
             outcome = yield   # what the variant's ticket plugin answered
             earned = lambda o: sum(game.board.tickets[t].points for t in o.completed)
             return outcome.each(lambda o: attrs.evolve(o, points=earned(o)))
+    """
+
+
+@hookspec(firstresult=True)
+@single_answer
+def ttr_choice_preference(game: Game, seat: int, outcome: TicketOutcome, points: int) -> Sequence[Any] | None:
+    """Return how much the owner of ``seat`` likes ``outcome``, one of the alternatives they may
+    choose at the end (``TicketOutcome.alternatives``: the route each station borrows, R-STA-4),
+    as a key: the owner takes the alternative with the highest key (keys compare as tuples).
+
+    ``points`` is what the choice is worth to the owner: ``outcome.points`` plus every end bonus
+    the owner gets with it, given the other owners' current choices (their route points, the same
+    whatever they choose, are left out); when the core makes every owner's starting choice
+    (R-STA-6), ``outcome.points`` alone. Called by the core (``ttr_core.scoring.resolve_choices``)
+    when the game is scored, for each alternative of an owner who has a choice; the answer depends
+    only on the arguments, and answering changes nothing. Equal keys go to the alternative the
+    ticket plugin lists first. The ``stations`` plugin answers R-STA-4's order: the most points,
+    then the most completed tickets, then the fewest borrowed routes. With no plugin answering,
+    every owner keeps the outcome the ticket plugin answered. Stops at first non-None result.
+
+    Example::
+
+        @hookimpl(wrapper=True)
+        def ttr_choice_preference(self, outcome, points):
+            yield   # house rule: a station borrows as little as it can, points come second
+            return (-outcome.borrowed, points)
     """
 
 
