@@ -1,4 +1,8 @@
-"""When the final round begins (R-END-1): after a turn, some player has this few trains left."""
+"""When the final round begins (R-END-1): after a turn, some player has this few trains left.
+
+Who plays in it, and in which order, is the ``turn-order`` plugin's (``ttr_final_round_seats``,
+``ttr_next_seat``).
+"""
 
 from __future__ import annotations
 

@@ -1,15 +1,20 @@
 """Parallel routes: routes joining the same two cities (R-PAR-1..2).
 
-Closed routes are answered through the core's ``ttr_closed_routes`` as refusals whose code says
-which rule closed them: ``own-parallel`` (R-PAR-1: the seat owns a parallel route) or
-``closed-parallel`` (R-PAR-2: a parallel route is taken and the player count closes the others).
+Closed routes are answered through the core's ``ttr_closed_routes`` as refusals whose code, this
+plugin's own, says which rule closed them: ``own-parallel`` (R-PAR-1: the seat owns a parallel
+route) or ``closed-parallel`` (R-PAR-2: a parallel route is taken and the player count closes the
+others). A program comparing codes uses these strings.
 """
 
 from __future__ import annotations
 
 import attrs
 
-from ttr_core.plugin import CLOSED_PARALLEL, OWN_PARALLEL, Plugin, Refusal, hookimpl
+from ttr_core.plugin import Plugin, Refusal, hookimpl
+
+#: the refusal codes of this plugin's rules (``Refusal.code``)
+OWN_PARALLEL = "own-parallel"  # the seat owns a route parallel to it (R-PAR-1)
+CLOSED_PARALLEL = "closed-parallel"  # a parallel route is taken and the player count closes the others (R-PAR-2)
 
 
 class ParallelRoutes(Plugin):

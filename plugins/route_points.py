@@ -1,4 +1,10 @@
-"""Route points by length (R-SCORE-1)."""
+"""Route points (R-SCORE-1): the table by length, and each map route scored by it.
+
+It answers ``ttr_route_points`` with its table and ``ttr_route_score`` with the table's points for
+the route's length. A house rule about the points of some routes (ferries, tunnels, a colour)
+wraps ``ttr_route_score``; one about every route of a length wraps ``ttr_route_points``, whose
+answer is the table ``ttr_route_score`` is asked with.
+"""
 
 from __future__ import annotations
 
@@ -35,3 +41,8 @@ class RoutePoints(Plugin):
             top = max(table, default=0)
             table.update({n: self.config.per_car_beyond * n for n in range(top + 1, LONGEST_ROUTE + 1)})
         return table
+
+    @hookimpl
+    def ttr_route_score(self, route, table):
+        # by length alone; a length the table does not cover scores nothing (a variant error)
+        return table.get(route.length)

@@ -10,8 +10,9 @@ Which route each station borrows is not stored: the owner chooses only at the en
 the choice is made when the game is scored. This plugin answers ``ttr_borrowable_routes``
 (declared by the ``tickets`` plugin, hence ``requires``) with one group per station, labelled
 ``station in <city>``; the tickets plugin answers every set of tickets the stations can complete
-as an alternative, and the core chooses the one the owner would (the best final total, then the
-most completed tickets, then the fewest borrows; ``ttr_core.scoring.resolve_choices``). The
+as an alternative, and the core chooses the one the owner would (``ttr_core.scoring.resolve_choices``)
+by the order of preference this plugin answers (``ttr_choice_preference``, R-STA-4: the best
+final total, then the most completed tickets, then the fewest borrows). The
 groups are pruned and deduplicated here (``borrow_groups``) so that the combinations are few
 without ever dropping one that could complete more. Afterwards ``ttr_player_facts`` reports each
 station's city and the route it borrowed, or None. It also answers the winner plugin's
@@ -253,6 +254,13 @@ class Stations(Plugin):
         # R-STA-3: which route each station borrowed in the end, or None; in build order
         borrowed = {b.label: b.route for b in outcome.borrows}
         return {NAME: [{"city": c, "borrowed": borrowed.get(label(c))} for c in self.cities_of(game, seat)]}
+
+    @hookimpl
+    def ttr_choice_preference(self, outcome, points):
+        # R-STA-4: the best final total (routes are fixed: the points of the choice), then what
+        # wins the tie-break of every rule set with stations (the most completed tickets), then
+        # the fewest borrowed routes
+        return (points, len(outcome.completed), -outcome.borrowed)
 
     @hookimpl(optionalhook=True)
     def ttr_tie_breaker(self, game, name, score):

@@ -1,4 +1,6 @@
-"""Train cards: the deck (R-SET-2), the starting hands (R-SET-3) and drawing cards (R-DRAW-1..3).
+"""Train cards: the deck (R-SET-2), the starting hands (R-SET-3), drawing cards (R-DRAW-1..3) and
+what happens when the deck runs out (R-DRAW-3: the discard pile is shuffled into a new deck,
+``ttr_deck_ran_out``).
 
 It declares two hooks for the plugins that shape the open row (the capability ``card-draws``):
 ``ttr_card_takeable`` (may this face-up card be taken?) and ``ttr_card_taken`` (a card was taken).
@@ -11,7 +13,7 @@ from typing import ClassVar
 import attrs
 
 from ttr_core.plugin import (
-    COLORS, LOCOMOTIVE, Action, Decision, GameAPI, MalformedAction, NotLegalNow, Plugin, hookimpl, hookspec,
+    COLORS, LOCOMOTIVE, Action, Decision, GameAPI, MalformedAction, NotLegalNow, Plugin, hookimpl, hookspec, shuffle,
 )
 
 
@@ -120,6 +122,14 @@ class TrainCards(Plugin):
     @hookimpl
     def ttr_register_actions(self, registry):
         registry.add(DrawCard, self)
+
+    @hookimpl
+    def ttr_deck_ran_out(self, game):
+        # R-DRAW-3: the discard pile, shuffled, is the new deck (cards in hands never return)
+        st = game.state
+        if st.discard:
+            st.deck, st.discard = st.discard, []
+            shuffle(game.rng, st.deck)
 
     @hookimpl(tryfirst=True)
     def ttr_setup_table(self, game):

@@ -17,7 +17,8 @@ import pytest
 from ttr_core import variant
 from ttr_core.claims import NO_CLAIMS, ClaimOptions, claim_options
 from ttr_core.errors import IllegalAction
-from ttr_core.plugin import CANNOT_PAY, CLOSED_PARALLEL, COLORS, OWN_PARALLEL, TAKEN, TRAINS
+from ttr_core.plugin import CANNOT_PAY, COLORS, TAKEN, TRAINS
+from ttr_plugins.parallel_routes import CLOSED_PARALLEL, OWN_PARALLEL
 from ttr_kit import testing
 from ttr_plugins.claiming import ClaimRoute
 

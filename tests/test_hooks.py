@@ -21,7 +21,7 @@ import attrs
 import pytest
 
 from ttr_core import variant
-from ttr_core.errors import CannotPay, NotLegalNow, NotYourTurn, RecordError, RouteTaken, VariantError
+from ttr_core.errors import CannotPay, NotLegalNow, NotYourTurn, PluginFailed, RecordError, RouteTaken, VariantError
 from ttr_core.game import Game
 from ttr_core.invariants import invariant_problems
 from ttr_core.manager import local_plugins
@@ -282,6 +282,33 @@ def test_hook_ttr_route_points(tmp_path):
         assert calls == ["asked"]  # once per ruleset
 
 
+def test_hook_ttr_route_score(tmp_path):
+    asked = []
+
+    class HalfFerries(Plugin):
+        """House rule: a ferry scores half its points (rounded down); other routes as the variant says."""
+
+        deterministic = True
+
+        @hookimpl(wrapper=True)
+        def ttr_route_score(self, route, table):
+            asked.append(route.id)
+            points = yield  # the variant's answer: by the length table
+            assert points == table[route.length]
+            return points // 2 if route.ferry else points
+
+    ferry, road = "Constantinople-Sevastopol", "Berlin-Wien"  # 4 spaces, 2 locomotive marks; 3 spaces
+    with house(tmp_path, {"half-ferries": HalfFerries}, base="europe") as game:
+        testing.arrange(game, hands={0: {"red": 2, "locomotive": 2}, 1: {"green": 3}})
+        claim(game, 0, ferry, "red", locomotives=2)
+        claim(game, 1, road, "green")
+        players = game.view(None)["players"]
+        assert (players[0]["route_points"], players[1]["route_points"]) == (3, 4)  # 7 // 2, and 4 as ever
+        assert (breakdown(game, 0)["routes"], breakdown(game, 1)["routes"]) == (3, 4)
+        Game(game.ruleset, ["A", "B"], SEED)
+        assert sorted(asked) == sorted(r.id for r in game.board.routes)  # once per route, per ruleset
+
+
 # --- setting up a game --------------------------------------------------------------------------------
 
 
@@ -328,6 +355,30 @@ def test_hook_ttr_setup_table(tmp_path):
 
 
 # --- the turn -----------------------------------------------------------------------------------------
+
+
+def test_hook_ttr_first_seat(tmp_path):
+    asked = []
+
+    class YoungestStarts(Plugin):
+        """House rule: the youngest player starts; the host seats them last."""
+
+        deterministic = True
+
+        @hookimpl(wrapper=True)
+        def ttr_first_seat(self, game):
+            asked.append(game.state.phase)
+            yield  # the variant's answer (the first seat), replaced
+            return game.active_seats()[-1]
+
+    with house(tmp_path, {"youngest-starts": YoungestStarts}, players=3) as game:
+        assert game.to_act() == [2] and game.view(None)["current"] == 2
+        testing.expect_illegal(game, 0, {"kind": "draw-card", "slot": None}, NotYourTurn)
+        draw_two(game, 2)
+        assert game.to_act() == [0]  # then round the table in seat order (R-TURN-1)
+        draw_two(game, 0)
+        assert game.to_act() == [1]
+        assert asked == ["play"]  # once per game, as the first turn starts
 
 
 def test_hook_ttr_turn_started(tmp_path):
@@ -427,6 +478,85 @@ def test_hook_ttr_final_round_triggered(tmp_path):
         assert calls == [0, 1, 0]  # asked after every turn until the final round began
 
 
+def test_hook_ttr_final_round_seats(tmp_path):
+    asked = []
+
+    class NoEncore(Plugin):
+        """House rule: whoever starts the final round does not play again; everyone else plays once more."""
+
+        deterministic = True
+
+        @hookimpl(wrapper=True)
+        def ttr_final_round_seats(self, game, seat):
+            asked.append(seat)
+            seats = yield
+            return [s for s in seats if s != seat]
+
+    with house(tmp_path, {"no-encore": NoEncore}, players=3) as game:
+        testing.set_trains(game, 0, 2)
+        draw_two(game, 0)  # seat 0 ends a turn with 2 trains: the final round begins (R-END-1)
+        assert game.view(None)["final_round"] and game.to_act() == [1]
+        draw_two(game, 1)
+        draw_two(game, 2)
+        assert game.over and "R-END-1" in game.result.reason  # seat 0 did not play again
+        assert asked == [0]  # once, with the seat that started it
+
+
+def _backwards(seat: int, players) -> int | None:
+    """The seat before ``seat`` round the table that is still in the game."""
+    n = len(players)
+    return next(((seat - k) % n for k in range(1, n + 1) if not players[(seat - k) % n].resigned), None)
+
+
+def test_hook_ttr_next_seat(tmp_path):
+    asked = []
+
+    class BackwardsFinale(Plugin):
+        """House rule: once the final round begins, play goes the other way round the table."""
+
+        deterministic = True
+
+        @hookimpl(wrapper=True)
+        def ttr_next_seat(self, game, seat):
+            asked.append(seat)
+            after = yield  # the variant's answer: the next seat (R-TURN-1)
+            if game.state.final_round is None:
+                return after
+            return _backwards(seat, game.state.players)
+
+    with house(tmp_path, {"backwards-finale": BackwardsFinale}, players=4) as game:
+        draw_two(game, 0)
+        assert game.to_act() == [1]  # before the final round: seat order
+        draw_two(game, 1)
+        testing.set_trains(game, 3, 2)
+        played = [2]
+        draw_two(game, 2)  # seat 3 has 2 trains when seat 2's turn ends: the final round begins
+        assert game.view(None)["final_round"]
+        while not game.over:
+            (seat,) = game.to_act()
+            played.append(seat)
+            draw_two(game, seat)
+        assert played == [2, 1, 0, 3, 2]  # then the other way, each once more, seat 2 last (R-END-1)
+        assert asked == [0, 1, 2, 1, 0, 3]  # after every turn that did not end the game
+
+
+def test_a_turn_order_answering_no_seat_in_the_game_is_reported(tmp_path):
+    class Lost(Plugin):
+        """A broken house rule: the turn passes to a seat the table does not have."""
+
+        @hookimpl(wrapper=True)
+        def ttr_next_seat(self, game):
+            yield
+            return 7
+
+    with house(tmp_path, {"lost": Lost}) as game:
+        act(game, 0, "draw-card", slot=None)
+        before = testing.state_text(game)
+        with pytest.raises(PluginFailed, match=r"ttr_next_seat \(answered by 'turn-order', 'lost'\) gave 7"):
+            act(game, 0, "draw-card", slot=None)
+        assert testing.state_text(game) == before  # the turn that would have passed to it is undone
+
+
 def test_hook_ttr_view(tmp_path):
     calls = []
 
@@ -449,6 +579,44 @@ def test_hook_ttr_view(tmp_path):
 
 
 # --- the table ----------------------------------------------------------------------------------------
+
+
+@attrs.define
+class Reshuffles:
+    caused: dict[int, int] = attrs.Factory(dict)  # seat -> reshuffles its draws needed
+
+
+def test_hook_ttr_deck_ran_out(tmp_path):
+    seen = []
+
+    class ReshuffleFee(Plugin):
+        """House rule: each reshuffle of the discard pile costs the player whose draw needed it 2 points."""
+
+        State = Reshuffles
+        deterministic = True
+
+        @hookimpl(tryfirst=True)  # before the train-cards plugin shuffles the discard in
+        def ttr_deck_ran_out(self, game):
+            st = game.state
+            seen.append((len(st.deck), len(st.discard)))
+            if st.discard:
+                caused = self.state(game).caused
+                caused[st.current] = caused.get(st.current, 0) + 1
+
+        @hookimpl
+        def ttr_end_bonuses(self, game):
+            return [Bonus(seat, "reshuffle-fee", -2 * n) for seat, n in self.state(game).caused.items()]
+
+    with house(tmp_path, {"reshuffle-fee": ReshuffleFee}) as game:
+        st = game.state
+        st.discard.extend(st.deck[:-1])  # one card left in the deck, the rest played out
+        del st.deck[:-1]
+        draw_two(game, 0)  # the second card comes from the reshuffled discard (R-DRAW-3)
+        view = game.view(None)
+        assert (view["deck_size"], view["discard_size"]) == (len(st.discard + st.deck), 0)
+        assert seen == [(0, view["deck_size"] + 1)]  # asked once, the deck empty and the discard full
+        assert breakdown(game, 0)["bonuses"]["reshuffle-fee"] == -2
+        assert "reshuffle-fee" not in breakdown(game, 1)["bonuses"]
 
 
 def test_hook_ttr_closed_routes(tmp_path):
@@ -480,6 +648,16 @@ def test_hook_ttr_closed_routes(tmp_path):
         assert set(calls) == {0}
         claim(game, 0, "Denver-Santa Fe", "white")  # outside the desert, claims go on
         assert owner(game, "Denver-Santa Fe") == 0
+
+
+def test_the_parallel_route_codes_belong_to_their_plugin_and_the_old_names_warn():
+    game = testing.keep_all_starting_tickets(testing.new_game("usa", players=2))
+    testing.give_route(game, 0, "Denver-Kansas City/black")
+    closed = game.closures(1)[game.board.route_index["Denver-Kansas City/orange"]]
+    assert closed.code == "closed-parallel" and "(R-PAR-2)" in closed.reason  # parallel-routes' own code
+    with pytest.warns(DeprecationWarning, match="parallel-routes plugin's own"):
+        from ttr_core.plugin import CLOSED_PARALLEL
+    assert CLOSED_PARALLEL == closed.code
 
 
 @attrs.frozen
@@ -626,6 +804,43 @@ def test_a_ticket_outcome_wrapper_adjusts_every_alternative(tmp_path, each, borr
     me = game.result.scores[0]
     assert me.notes == (f"station in Moscow borrowed {borrowed}",)
     assert (me.ticket_points, me.bonus("most-tickets")) == (points, bonus)
+
+
+def test_hook_ttr_choice_preference(tmp_path):
+    """Europe, P1 with stations in Berlin and Wien and the route between them: both stations
+    borrowing (Berlin-Danzig, Wien-Zagrab) complete Danzig-Zagrab (20), Berlin's alone borrowing
+    Berlin-Essen completes Berlin-Essen (5); not both, Berlin's station borrows one route (R-STA-4)."""
+    asked = []
+
+    class FewestBorrows(Plugin):
+        """House rule: a station owner borrows as few routes as they can, points come second."""
+
+        deterministic = True
+
+        @hookimpl(wrapper=True)
+        def ttr_choice_preference(self, game, seat, outcome, points):
+            asked.append((seat, outcome.borrowed, points))
+            yield  # the stations plugin's order (R-STA-4), replaced
+            return (-outcome.borrowed, points)
+
+    tickets = [{"from": "Danzig", "to": "Zagrab", "points": 20}, {"from": "Berlin", "to": "Essen", "points": 5}]
+
+    def scored(variant_path: str):
+        return score_position({"variant": variant_path, "players": [
+            {"name": "P1", "routes": ["Berlin-Wien"], "stations": ["Berlin", "Wien"], "tickets": tickets},
+            {"name": "P2", "routes": ["Berlin-Danzig", "Wien-Zagrab", "Berlin-Essen"], "tickets": []},
+        ]}).result.scores[0]
+
+    published = scored("europe")
+    assert (published.ticket_points, published.notes) == (
+        20 - 5, ("station in Berlin borrowed Berlin-Danzig", "station in Wien borrowed Wien-Zagrab"))
+    with local_plugins({"fewest-borrows": FewestBorrows}):
+        mine = scored(str(write_variant(tmp_path, base="europe", add=["fewest-borrows"])))
+    assert (mine.ticket_points, mine.notes) == (5 - 20, ("station in Berlin borrowed Berlin-Essen",))
+    assert mine.total == published.total - 30
+    # every choice weighed, with what it is worth to P1: its ticket points alone for the starting
+    # choice (R-STA-6), then with the unused station's 4
+    assert sorted(set(asked)) == [(0, 1, 5 - 20), (0, 1, 5 - 20 + 4), (0, 2, 20 - 5), (0, 2, 20 - 5 + 4)]
 
 
 def test_hook_ttr_player_facts(tmp_path):

@@ -24,6 +24,8 @@ DEPENDENCIES = [
     ("usa", "train-cards", "plugin 'open-row' requires 'card-draws', which no enabled plugin provides; add 'train-cards'"),
     ("usa", "route-points", "no enabled plugin answers the required hook 'ttr_route_points'"),
     ("usa", "final-round", "no enabled plugin answers the required hook 'ttr_final_round_triggered'"),
+    ("usa", "turn-order", "no enabled plugin answers the required hook 'ttr_first_seat' (Return the seat that takes "
+                          "the first turn of the game, one that has not resigned); installed plugins that answer it: 'turn-order'"),
     ("usa", "winner", "no enabled plugin answers the required hook 'ttr_choose_winners'"),
     ("usa", "longest-path", "plugin 'winner' requires 'tie-breaker:longest-path-bonus'"),
     ("europe", "claiming", "plugin 'tunnels' requires 'route-claims', which no enabled plugin provides; add 'claiming'"),

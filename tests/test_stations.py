@@ -426,6 +426,17 @@ def test_result_fields_the_borrowed_route_of_each_station_and_the_longest_trail(
     assert p3.facts["longest-path"] == 0
 
 
+class _StationsOrder:
+    """``ttr_choice_preference`` as a bare hook (``resolve_choices`` asks it where a plugin implements
+    it): R-STA-4's order of preference, as the stations plugin answers it."""
+
+    def __call__(self, game, seat, outcome, points):
+        return stations.Stations().ttr_choice_preference(outcome=outcome, points=points)
+
+    def get_hookimpls(self):
+        return [self]
+
+
 def test_r_sta_6_choices_whose_best_responses_cycle_keep_the_choices_by_ticket_points():
     """R-STA-6: a bonus under which owners' choices never settle (matching pennies: seat 0 gains by
     completing as many tickets as seat 1, seat 1 by completing a different number). Each owner may
@@ -439,6 +450,8 @@ def test_r_sta_6_choices_whose_best_responses_cycle_keep_the_choices_by_ticket_p
     from ttr_core import scoring
 
     class Pennies:
+        ttr_choice_preference = _StationsOrder()
+
         def __init__(self, matcher: int):
             self.matcher, self.calls = matcher, 0
 
@@ -467,6 +480,8 @@ def test_r_sta_6_choices_whose_best_responses_cycle_keep_the_choices_by_ticket_p
 
 class _MostTickets:
     """The ussr +15 for the most completed tickets (R-BON-3), shared on a tie, as a bare hook."""
+
+    ttr_choice_preference = _StationsOrder()
 
     def ttr_end_bonuses(self, game, outcomes):
         counts = [len(o.completed) for o in outcomes]

@@ -8,7 +8,7 @@ from usa_kit import draw_two_blind, hand, owner_of, snapshot, started
 
 from ttr_plugins.claiming import ClaimRoute
 from ttr_core.errors import CannotPay, RouteTaken
-from ttr_core.plugin import CLOSED_PARALLEL, OWN_PARALLEL
+from ttr_plugins.parallel_routes import CLOSED_PARALLEL, OWN_PARALLEL
 from ttr_kit.testing import assert_invariants, give_route, set_hand
 
 L = "locomotive"

@@ -1,8 +1,9 @@
 """One game: its plugins, its state, and the turn flow.
 
 The core sequences turns and nothing else: who may act, pending decisions, the end of a turn,
-the final round (R-END-1, its trigger asked of a plugin), and the end of the game. Every rule a
-variant can change is a plugin answering a hook in :mod:`ttr_core.hookspecs`.
+the final round's bookkeeping, and the end of the game. Who starts, who plays next, when the final
+round begins and who plays in it are asked of plugins, as is every rule a variant can change (the
+hooks of :mod:`ttr_core.hookspecs`).
 
 A game is fully described by its ruleset, seed, player names and action log (randomness comes
 only from ``game.rng``, seeded here), which is what records store and what ``replay`` rebuilds.
@@ -273,7 +274,7 @@ class Game(TableOperations):
 
     def _start_play(self) -> None:
         self.state.phase = "play"
-        self.state.current = self.active_seats()[0]
+        self.state.current = self._seat_answer(self.hook.ttr_first_seat(game=self), "ttr_first_seat")
         self.hook.ttr_turn_started(game=self, seat=self.state.current)
 
     def _end_turn(self, seat: int, action: Action) -> None:
@@ -284,31 +285,30 @@ class Game(TableOperations):
             return
         if st.final_round is None:
             if self.hook.ttr_final_round_triggered(game=self, seat=seat):
-                # R-END-1: everyone, the trigger included, plays once more, starting with the next seat
-                n = len(st.players)
-                st.final_round = [(seat + k) % n for k in range(1, n + 1)]
-                st.final_round = [s for s in st.final_round if not st.players[s].resigned]
+                # R-END-1: the seats that play once more; each is taken off as it finishes a turn
+                seats = self.hook.ttr_final_round_seats(game=self, seat=seat)
+                st.final_round = [s for s in seats if not st.players[s].resigned]
         else:
             st.final_round = [s for s in st.final_round if s != seat and not st.players[s].resigned]
             if not st.final_round:
                 self.finish("the final round has been played (R-END-1)")
                 return
-        nxt = (seat + 1) % len(st.players)
-        if st.players[nxt].resigned:  # most turns pass to the next seat: no search
-            nxt = self._next_active(seat)
+        nxt = self.hook.ttr_next_seat(game=self, seat=seat)
         if nxt is None:
             self.finish("no player is left")
             return
-        st.current = nxt
+        st.current = self._seat_answer(nxt, "ttr_next_seat")
         self.hook.ttr_turn_started(game=self, seat=nxt)
 
-    def _next_active(self, seat: int) -> int | None:
-        n = len(self.state.players)
-        for k in range(1, n + 1):
-            s = (seat + k) % n
-            if not self.state.players[s].resigned:
-                return s
-        return None
+    def _seat_answer(self, seat: Any, hook: str) -> int:
+        """``seat``, the answer of ``hook``, if it is a seat still in the game: a plugin's mistake is
+        reported here, naming the plugins that answer, not by the next action failing."""
+        players = self.state.players
+        if type(seat) is not int or not 0 <= seat < len(players) or players[seat].resigned:
+            answering = ", ".join(repr(i.plugin_name) for i in getattr(self.pm.hook, hook).get_hookimpls())
+            raise ValueError(f"{hook} (answered by {answering}) gave {seat!r}, not a seat still in the game "
+                             f"(seats 0 to {len(players) - 1}, not resigned)")
+        return seat
 
     def finish(self, reason: str) -> None:
         """End the game now and score it. Plugins call this to end a game early (all passed, resigned)."""

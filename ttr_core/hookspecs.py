@@ -132,15 +132,43 @@ def ttr_deck_cards(board: Board) -> Mapping[str, int] | None:
 def ttr_route_points() -> Mapping[int, int]:
     """Return the points of a route by its length, ``{length: points}`` (R-SCORE-1).
 
-    Called by the core once per ruleset, when it is built: a map route whose length the table
-    does not cover is a variant error. ``game.place_route`` scores from it. Stops at first
-    non-None result.
+    Called by the core once per ruleset, when it is built. The answer is what
+    ``game.route_points(length)`` reads (bots weigh routes by it) and what ``ttr_route_score`` is
+    asked with: the built-in answer there scores each route by this table, so a wrapper of this
+    hook changes the points of every route of a length. Stops at first non-None result.
 
     Example::
 
         @hookimpl
         def ttr_route_points(self):
             return {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15}
+    """
+
+
+@hookspec(firstresult=True)
+@single_answer
+@per_ruleset
+@required
+def ttr_route_score(route: Route, table: Mapping[int, int]) -> int | None:
+    """Return the points ``route`` scores when it is claimed (R-SCORE-1), or None if it scores
+    nothing under these rules (a variant error: every map route must score).
+
+    ``route`` is the map's route, with its ``length``, ``color``, ``tunnel`` and ``ferry`` marks,
+    its cities and its ``parallel`` routes; ``table`` is the points by length that
+    ``ttr_route_points`` answered (wrappers included).
+
+    Called by the core once per route of the map when the ruleset is built, before any game; the
+    answers are kept, and ``game.route_score(route)``, ``game.place_route``, ``game.free_route``
+    and the end of the game's route points read them. The ``route-points`` plugin answers with
+    ``table[route.length]``; a house rule about some routes wraps that answer. Stops at first
+    non-None result.
+
+    Example::
+
+        @hookimpl(wrapper=True)
+        def ttr_route_score(self, route):
+            points = yield   # the variant's answer: by length
+            return points // 2 if route.ferry else points   # house rule: ferries score half
     """
 
 
@@ -185,6 +213,26 @@ def ttr_setup_table(game: Game) -> None:
 # -------------------------------------------------------------------------------------------
 # The turn
 # -------------------------------------------------------------------------------------------
+
+@hookspec(firstresult=True)
+@single_answer
+@required
+def ttr_first_seat(game: Game) -> int:
+    """Return the seat that takes the first turn of the game, one that has not resigned.
+
+    Called by the core once per game, when the setup is over (no player has a decision pending,
+    R-SET-6), before ``ttr_turn_started`` for that seat. The ``turn-order`` plugin answers the
+    first seat still in the game [engine decision: a host seats the players in the order it
+    wants]; a house rule choosing another seat wraps that answer. Stops at first non-None result.
+
+    Example::
+
+        @hookimpl(wrapper=True)
+        def ttr_first_seat(self, game):
+            yield   # the variant's answer, replaced: the youngest player, seated last, starts
+            return game.active_seats()[-1]
+    """
+
 
 
 @hookspec
@@ -241,15 +289,63 @@ def ttr_decision_cancelled(game: Game, seat: int, decision: Decision) -> None:
 def ttr_final_round_triggered(game: Game, seat: int) -> bool | None:
     """Return True if the turn ``seat`` just finished starts the final round (R-END-1).
 
-    Called by the core after every turn until the final round has begun. The core then gives
-    every active player, the triggering one included, one more turn. Stops at first non-None
-    result.
+    Called by the core after every turn until the final round has begun. The core then asks
+    ``ttr_final_round_seats`` who plays in it. Stops at first non-None result.
 
     Example::
 
         @hookimpl
         def ttr_final_round_triggered(self, game):
             return any(p.trains <= 2 for p in game.state.players if not p.resigned)
+    """
+
+
+@hookspec(firstresult=True)
+@single_answer
+@required
+def ttr_final_round_seats(game: Game, seat: int) -> Sequence[int]:
+    """Return the seats that each take one more turn, now that the turn ``seat`` just finished
+    started the final round (R-END-1).
+
+    Called by the core once per game, right after ``ttr_final_round_triggered`` answered True.
+    The core keeps the seats in ``game.state.final_round`` (resigned ones left out), takes each
+    seat off as it finishes a turn, and ends the game once none is left; ``ttr_next_seat`` still
+    says who plays next, and should name a seat that is still listed. The ``turn-order`` plugin
+    answers every seat, the triggering one included, from the next one in seat order. Stops at
+    first non-None result.
+
+    Example::
+
+        @hookimpl(wrapper=True)
+        def ttr_final_round_seats(self, game, seat):
+            seats = yield   # house rule: whoever ends the game does not play again
+            return [s for s in seats if s != seat]
+    """
+
+
+@hookspec(firstresult=True)
+@single_answer
+@required
+def ttr_next_seat(game: Game, seat: int) -> int | None:
+    """Return the seat that plays after ``seat``, whose turn just ended: one that has not
+    resigned, or None when no seat is left to play (the core then ends the game).
+
+    Called by the core after every turn that does not end the game, after
+    ``ttr_turn_ended`` and the final round's checks (``game.state.final_round`` is the list of
+    seats still to play their last turn, or None before the final round), before
+    ``ttr_turn_started`` for the seat it answers. The ``turn-order`` plugin answers the next seat
+    in seat order that has not resigned (R-TURN-1); a house rule changing the order wraps it.
+    Stops at first non-None result.
+
+    Example::
+
+        @hookimpl(wrapper=True)
+        def ttr_next_seat(self, game, seat):
+            after = yield   # house rule: once the final round begins, play goes the other way
+            if game.state.final_round is None:
+                return after
+            active = game.active_seats()
+            return active[active.index(seat) - 1]
     """
 
 
@@ -270,8 +366,27 @@ def ttr_view(game: Game, seat: int | None) -> Mapping[str, Any] | None:
 
 
 # -------------------------------------------------------------------------------------------
-# The table: routes closed, claimed and freed
+# The table: the deck, routes closed, claimed and freed
 # -------------------------------------------------------------------------------------------
+
+
+@hookspec
+def ttr_deck_ran_out(game: Game) -> None:
+    """Do what the rules say now that the train-card deck is empty and a card is to be drawn.
+
+    Called by the core (``game.draw_card``) whenever a card is drawn from an empty deck: a blind
+    draw, a refill of the open row, a tunnel's revealed cards. The ``train-cards`` plugin shuffles
+    the discard pile into a new deck here (R-DRAW-3); the core then draws the new deck's top card,
+    or nothing if the deck is still empty. All implementations are called (a plugin registered
+    later first, as pluggy orders them, unless ``tryfirst``/``trylast`` says otherwise). Returns
+    nothing.
+
+    Example::
+
+        @hookimpl(tryfirst=True)   # before the discard is shuffled in
+        def ttr_deck_ran_out(self, game):
+            self.state(game).reshuffles[game.state.current] += 1
+    """
 
 
 @hookspec
@@ -279,8 +394,9 @@ def ttr_closed_routes(game: Game, seat: int, route: Route | None) -> Mapping[int
     """Return the free routes ``seat`` may not claim now, as ``{route index: why}`` (R-PAR-1..2).
 
     ``why`` is a reason for people (a string: its code is ``closed``), or a ``Refusal(code,
-    reason)`` whose code tells programs which rule closed it (``own-parallel`` for R-PAR-1,
-    ``closed-parallel`` for R-PAR-2, or the plugin's own). Called by the core
+    reason)`` whose code, the refusing plugin's own, tells programs which rule closed it (the
+    ``parallel-routes`` plugin gives ``own-parallel`` for R-PAR-1 and ``closed-parallel`` for
+    R-PAR-2). Called by the core
     (``game.closures``, ``game.closed_routes``, ``game.claim_problem``) whenever a claim is
     listed or checked, and when a position given by hand places its routes. All answers are
     merged.
@@ -372,10 +488,10 @@ def ttr_ticket_outcomes(game: Game, seat: int) -> TicketOutcome:
     When the owner still has a choice to make at the end (which route each station borrows,
     R-STA-4), the answer lists the outcomes the owner may choose in ``alternatives`` (each with its
     ``borrows``, ``points`` and ``notes``; the answer itself is one of them, the plugin's own
-    preference), and the core chooses what the owner would: the best final total of their own,
-    every end bonus included (``ttr_end_bonuses`` is asked for each alternative weighed), then the
-    most completed tickets, then the fewest borrowed routes, then the plugin's order. Owners'
-    choices can interact (a bonus for the most tickets); R-STA-6: every owner starts from its
+    preference), and the core chooses what the owner would, by ``ttr_choice_preference``, each
+    alternative weighed with what it is worth to the owner, every end bonus included
+    (``ttr_end_bonuses`` is asked for each alternative weighed); on equal preferences, the
+    plugin's order. Owners' choices can interact (a bonus for the most tickets); R-STA-6: every owner starts from its
     choice by ticket points alone, then every owner at once switches to its best alternative
     given the others' current choices, until nobody switches; a cycle leaves the starting choices
     (``ttr_core.scoring.resolve_choices``). A wrapper that
@@ -389,6 +505,32 @@ def ttr_ticket_outcomes(game: Game, seat: int) -> TicketOutcome:
             outcome = yield   # what the variant's ticket plugin answered
             earned = lambda o: sum(game.board.tickets[t].points for t in o.completed)
             return outcome.each(lambda o: attrs.evolve(o, points=earned(o)))
+    """
+
+
+@hookspec(firstresult=True)
+@single_answer
+def ttr_choice_preference(game: Game, seat: int, outcome: TicketOutcome, points: int) -> Sequence[Any] | None:
+    """Return how much the owner of ``seat`` likes ``outcome``, one of the alternatives they may
+    choose at the end (``TicketOutcome.alternatives``: the route each station borrows, R-STA-4),
+    as a key: the owner takes the alternative with the highest key (keys compare as tuples).
+
+    ``points`` is what the choice is worth to the owner: ``outcome.points`` plus every end bonus
+    the owner gets with it, given the other owners' current choices (their route points, the same
+    whatever they choose, are left out); when the core makes every owner's starting choice
+    (R-STA-6), ``outcome.points`` alone. Called by the core (``ttr_core.scoring.resolve_choices``)
+    when the game is scored, for each alternative of an owner who has a choice; the answer depends
+    only on the arguments, and answering changes nothing. Equal keys go to the alternative the
+    ticket plugin lists first. The ``stations`` plugin answers R-STA-4's order: the most points,
+    then the most completed tickets, then the fewest borrowed routes. With no plugin answering,
+    every owner keeps the outcome the ticket plugin answered. Stops at first non-None result.
+
+    Example::
+
+        @hookimpl(wrapper=True)
+        def ttr_choice_preference(self, outcome, points):
+            yield   # house rule: a station borrows as little as it can, points come second
+            return (-outcome.borrowed, points)
     """
 
 

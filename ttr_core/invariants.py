@@ -51,7 +51,7 @@ def invariant_problems(game: Game) -> list[str]:
             )
         if p.trains_out < 0:
             problems.append(f"trains: seat {seat} has {p.trains_out} trains out of the game")
-        points = sum(game.route_points(routes[r].length) for r in p.routes)
+        points = sum(game.route_score(routes[r]) for r in p.routes)
         if points != p.route_points:
             problems.append(f"score: seat {seat}'s running route score {p.route_points} != recomputed {points}")
         for r in p.routes:

@@ -17,6 +17,7 @@ table built from the board) are fine on the instance.
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Protocol
 
@@ -31,7 +32,8 @@ from ttr_core.hookspecs import hookimpl, hookspec, per_ruleset, required, single
 from ttr_core.network import DisjointSets, longest_trail
 from ttr_core.scoring import Borrow, Bonus, PlayerScore, TicketOutcome, Winners
 from ttr_core.state import Decision, GameState
-from ttr_core.table import CANNOT_PAY, CLOSED, CLOSED_PARALLEL, OWN_PARALLEL, TAKEN, TRAINS, Refusal
+from ttr_core.shuffle import shuffle
+from ttr_core.table import CANNOT_PAY, CLOSED, TAKEN, TRAINS, Refusal
 
 __all__ = [
     # writing a plugin
@@ -42,14 +44,31 @@ __all__ = [
     "Board", "City", "Route", "Ticket", "CardKinds", "COLORS", "GRAY", "LOCOMOTIVE", "GameState",
     # refusals
     "IllegalAction", "CannotPay", "MalformedAction", "NotLegalNow", "RouteTaken", "RecordError",
-    "Refusal", "TAKEN", "CLOSED", "OWN_PARALLEL", "CLOSED_PARALLEL", "TRAINS", "CANNOT_PAY",
+    "Refusal", "TAKEN", "CLOSED", "TRAINS", "CANNOT_PAY",
     # what a hand can pay for a route (ttr_claim_options)
     "ClaimOptions", "Payment",
     # scoring
     "Bonus", "Borrow", "PlayerScore", "TicketOutcome", "Winners",
     # graph helpers
     "DisjointSets", "longest_trail",
+    # randomness: shuffling with the game's generator, as the core deals
+    "shuffle",
 ]
+
+#: refusal codes that moved to the plugin refusing with them (``parallel-routes``): still importable
+#: from here, with a warning, until a release drops them
+_MOVED_CODES = {"OWN_PARALLEL": "own-parallel", "CLOSED_PARALLEL": "closed-parallel"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED_CODES:
+        warnings.warn(
+            f"ttr_core.plugin.{name} is deprecated: the code {_MOVED_CODES[name]!r} is the parallel-routes "
+            "plugin's own (R-PAR-1..2); compare Refusal.code with the string",
+            DeprecationWarning, stacklevel=2,
+        )
+        return _MOVED_CODES[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @attrs.frozen
@@ -143,6 +162,8 @@ class GameAPI(Protocol):
 
     # the table (ttr_core.table)
     def route_points(self, length: int) -> int: ...
+
+    def route_score(self, route: Route) -> int: ...
 
     def draw_card(self) -> int | None: ...
 

@@ -1,6 +1,6 @@
 """What every game of one ruleset shares, built once from the ruleset's plugins, before any game:
 the plugin manager and its hook relay, the action registry, the deck's composition, the route
-points table and the answers of the per-ruleset hooks.
+points (by length, and of each map route) and the answers of the per-ruleset hooks.
 
 Building is one-way: this module never sees a ``Game``; a game only reads what is built here. The
 variant check builds it too (``ttr_core.variant``), so a variant whose plugins do not fit each
@@ -40,6 +40,9 @@ class PreparedRules:
     watch: Watch | None
     #: answers of per-ruleset hooks by (hook, kwargs): they cannot change between games
     answers: dict[tuple, Any] = attrs.Factory(dict)
+    #: the points of each map route, by route index (``ttr_route_score``; None: it scores nothing,
+    #: which the variant check refuses)
+    route_scores: tuple[int | None, ...] = ()
 
     def policy(self, hook: str, **kwargs: Any) -> Any:
         """The answer of a per-ruleset hook (``@per_ruleset``), asked once and kept."""
@@ -64,6 +67,7 @@ def prepare(plugins: Sequence[str], configs: Mapping[str, Any], board: Board) ->
         registry = _register_actions(hook)
         counts = _deck_counts(hook, board)
         points = hook.ttr_route_points()
+        scores = _route_scores(hook, board, dict(points or {}))
     except PluginError:
         raise
     except Exception as exc:  # a plugin failed while the ruleset was built
@@ -71,7 +75,7 @@ def prepare(plugins: Sequence[str], configs: Mapping[str, Any], board: Board) ->
     return PreparedRules(
         pm=pm, hook=hook, registry=registry, deck_counts=counts, cards=CardKinds.from_counts(counts),
         points=dict(points or {}),
-        watch=watch,
+        watch=watch, route_scores=scores,
     )
 
 
@@ -127,6 +131,11 @@ def _register_actions(hook: manager.HookRelay) -> ActionRegistry:
         impl.function(*[{"registry": registry}[a] for a in impl.argnames])
     registry.current_plugin = "?"
     return registry
+
+
+def _route_scores(hook: manager.HookRelay, board: Board, table: dict[int, int]) -> tuple[int | None, ...]:
+    # the board is fixed per ruleset: every route is asked once here, never during a game
+    return tuple(hook.ttr_route_score(route=route, table=table) for route in board.routes)
 
 
 def _deck_counts(hook: manager.HookRelay, board: Board) -> dict[str, int]:

@@ -3,7 +3,8 @@
 The core only adds up what the plugins answer; every number comes from a hook. One thing it does
 itself, because it needs every plugin's answer: when a ticket outcome carries ``alternatives``
 (choices the owner makes only at the end, such as the route each station borrows, R-STA-4), it
-chooses for each owner what the owner would (:func:`resolve_choices`).
+chooses for each owner what the owner would (:func:`resolve_choices`), by the preference a plugin
+answers (``ttr_choice_preference``).
 """
 
 from __future__ import annotations
@@ -126,7 +127,7 @@ def score_game(game: Game) -> GameResult:
         mine = tuple(sorted((b for b in bonuses if b.seat == seat), key=lambda b: b.name))
         routes = 0
         for r in player.routes:
-            routes += game.route_points(board.routes[r].length)
+            routes += game.route_score(board.routes[r])
         facts: dict[str, Any] = {}
         for answer in hook.ttr_player_facts(game=game, seat=seat, outcome=outcome):
             facts.update(answer or {})
@@ -154,11 +155,11 @@ def resolve_choices(game: Game, answered: Sequence[TicketOutcome]) -> tuple[list
     """Choose, for every owner whose ticket outcome carries ``alternatives``, the one the owner
     would (R-STA-4); return the chosen outcomes (by seat) and the end bonuses they give.
 
-    An owner prefers, in this order: the highest final total of their own (routes are fixed, so
-    their ticket points plus every bonus ``ttr_end_bonuses`` gives them with this choice: a bonus
-    for the most completed tickets counts), then the most completed tickets (the tie-breaker of
-    every rule set that has stations), then the fewest borrowed routes, then the alternative the
-    answering plugin lists first. Never the seat.
+    An owner prefers the alternative with the highest key that ``ttr_choice_preference`` answers
+    for it, asked with what the choice is worth to the owner (its ticket points plus every bonus
+    ``ttr_end_bonuses`` gives them with it: a bonus for the most completed tickets counts; routes
+    are fixed); on equal keys, the alternative the answering plugin lists first. Never the seat.
+    With no plugin answering that hook, every owner keeps the outcome answered.
 
     Owners' choices can interact (one's completed tickets decide another's majority bonus); they
     are resolved as R-STA-6 says: every owner starts from its choice by its own ticket points
@@ -171,6 +172,9 @@ def resolve_choices(game: Game, answered: Sequence[TicketOutcome]) -> tuple[list
     ``TicketOutcome.each``) is kept as answered: no choice.
     """
     options = [_options(o) for o in answered]
+    preferred = game.hook.ttr_choice_preference
+    if not preferred.get_hookimpls():  # nobody says how an owner chooses: the answers stand
+        options = [(attrs.evolve(o, alternatives=()),) for o in answered]
     tried: dict[tuple[int, ...], list[Bonus]] = {}
 
     def bonuses(choices: tuple[int, ...]) -> list[Bonus]:
@@ -180,18 +184,24 @@ def resolve_choices(game: Game, answered: Sequence[TicketOutcome]) -> tuple[list
             tried[choices] = [b for answer in answers for b in answer or ()]
         return tried[choices]
 
-    def preference(outcome: TicketOutcome, i: int, total: int) -> tuple[int, int, int, int]:
-        return (total, len(outcome.completed), -outcome.borrowed, -i)
+    def preference(seat: int, i: int, points: int) -> tuple:
+        key = preferred(game=game, seat=seat, outcome=options[seat][i], points=points)
+        return (*(key or ()), -i)
 
     def by_ticket_points(seat: int) -> int:
-        return max(range(len(options[seat])), key=lambda i: preference(options[seat][i], i, options[seat][i].points))
+        if len(options[seat]) == 1:  # no choice (most owners)
+            return 0
+        return max(range(len(options[seat])), key=lambda i: preference(seat, i, options[seat][i].points))
 
     def best_given(seat: int, others: tuple[int, ...]) -> int:
+        if len(options[seat]) == 1:
+            return 0
+
         def total(i: int) -> int:
             choices = (*others[:seat], i, *others[seat + 1:])
             return options[seat][i].points + sum(b.points for b in bonuses(choices) if b.seat == seat)
 
-        return max(range(len(options[seat])), key=lambda i: preference(options[seat][i], i, total(i)))
+        return max(range(len(options[seat])), key=lambda i: preference(seat, i, total(i)))
 
     start = tuple(by_ticket_points(seat) for seat in range(len(options)))
     seen, chosen = {start}, start

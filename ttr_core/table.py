@@ -3,9 +3,10 @@ payment, freeing a route, and asking which routes are closed or why one cannot b
 
 They are methods of the game (``game.draw_card()``, ``game.place_route(...)``), so that every
 plugin, the position loader and the test kit move cards, trains and points the same way, and the
-documented hooks (``ttr_route_claimed``, ``ttr_route_released``, ``ttr_closed_routes``) fire
-whoever acts. What a payment must be, and what a claim costs beyond the cards, are rules: they
-stay in the plugins (claiming, tunnels, ferries, controller).
+documented hooks (``ttr_deck_ran_out``, ``ttr_route_claimed``, ``ttr_route_released``,
+``ttr_closed_routes``) fire whoever acts. What a payment must be, what a claim costs beyond the
+cards, what a route scores and what happens when the deck runs out are rules: they stay in the
+plugins (claiming, tunnels, ferries, controller, route-points, train-cards).
 """
 
 from __future__ import annotations
@@ -15,28 +16,26 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from ttr_core.shuffle import shuffle
-
 if TYPE_CHECKING:
     from ttr_core.board import Route
     from ttr_core.state import GameState
     from ttr_core.manager import HookRelay
+    from ttr_core.prepared import PreparedRules
 
-#: why a route cannot be claimed, as machine-readable codes (``Refusal.code``). These are the codes
-#: the core and the built-in rules give; a plugin closing routes may give codes of its own.
-TAKEN = "taken"  # another seat, or this one, owns the route (R-ROUTE-5)
+#: why a route cannot be claimed, as machine-readable codes (``Refusal.code``): the facts of the
+#: table the core itself finds. A plugin closing routes gives codes of its own (``parallel-routes``:
+#: ``own-parallel``, ``closed-parallel``), documented with it.
+TAKEN = "taken"  # another seat, or this one, owns the route: a route has one owner (R-ROUTE-5)
 CLOSED = "closed"  # closed by a rule that gave only a reason (a string answer of ttr_closed_routes)
-OWN_PARALLEL = "own-parallel"  # the seat owns a route parallel to it (R-PAR-1)
-CLOSED_PARALLEL = "closed-parallel"  # a parallel route is taken and the player count closes the others (R-PAR-2)
 TRAINS = "not-enough-trains"  # more spaces than the seat has trains (R-ROUTE-2)
 CANNOT_PAY = "cannot-pay"  # no payment the hand can make fits the route (``ttr_core.claims``)
 
 
 @attrs.frozen
 class Refusal:
-    """Why a seat cannot claim a route: ``code`` for programs (``taken``, ``own-parallel``,
-    ``closed-parallel``, ``closed``, ``not-enough-trains``, ``cannot-pay``, or a plugin's own),
-    ``reason`` (with its rule id) for people."""
+    """Why a seat cannot claim a route: ``code`` for programs (the core's ``taken``, ``closed``,
+    ``not-enough-trains``, ``cannot-pay``, or the code of the plugin that refused, such as
+    ``own-parallel``), ``reason`` (with its rule id) for people."""
 
     code: str
     reason: str
@@ -51,25 +50,34 @@ def _as_refusal(why: str | Refusal) -> Refusal:
 
 
 class TableOperations:
-    """Mixed into :class:`ttr_core.game.Game`: what ``state``, ``rng``, ``hook`` and ``_points`` are."""
+    """Mixed into :class:`ttr_core.game.Game`: what ``state``, ``rng``, ``hook``, ``_points`` and
+    ``_shared`` are."""
 
     state: GameState
     hook: HookRelay
     _points: dict[int, int]
+    _shared: PreparedRules
 
     def route_points(self, length: int) -> int:
-        """The points a route of ``length`` spaces scores (``ttr_route_points``, R-SCORE-1)."""
+        """The points of a route of ``length`` spaces by the ruleset's length table
+        (``ttr_route_points``, R-SCORE-1): what a program weighing routes by length reads. What
+        a map route scores is ``route_score(route)``."""
         return self._points[length]
 
+    def route_score(self, route: Route) -> int:
+        """The points ``route`` scores when claimed (``ttr_route_score``, R-SCORE-1), asked once
+        per ruleset."""
+        return self._shared.route_scores[route.index]
+
     def draw_card(self) -> int | None:
-        """Take the top card of the deck; an empty deck is first rebuilt from the shuffled discard
-        (R-DRAW-3). None when both are empty."""
+        """Take the top card of the deck. An empty deck is first left to the rules
+        (``ttr_deck_ran_out``: the train-cards plugin shuffles the discard into it, R-DRAW-3);
+        None when it is still empty."""
         st = self.state
         if not st.deck:
-            if not st.discard:
+            self.hook.ttr_deck_ran_out(game=self)
+            if not st.deck:
                 return None
-            st.deck, st.discard = st.discard, []
-            shuffle(self.rng, st.deck)
         return st.deck.pop()
 
     def place_route(self, seat: int, route: Route, paid: Iterable[tuple[int, int]] = ()) -> None:
@@ -83,7 +91,7 @@ class TableOperations:
         st.owner[route.index] = seat
         player.trains -= route.length
         player.routes.append(route.index)
-        player.route_points += self._points[route.length]
+        player.route_points += self._shared.route_scores[route.index]
         self.hook.ttr_route_claimed(game=self, seat=seat, route=route)
 
     def free_route(self, route: Route) -> int:
@@ -94,7 +102,7 @@ class TableOperations:
         owner = st.players[seat]
         owner.routes.remove(route.index)
         owner.trains += route.length
-        owner.route_points -= self._points[route.length]
+        owner.route_points -= self._shared.route_scores[route.index]
         st.owner[route.index] = -1
         self.hook.ttr_route_released(game=self, seat=seat, route=route)
         return seat
@@ -104,10 +112,10 @@ class TableOperations:
         return {index: refusal.reason for index, refusal in self.closures(seat).items()}
 
     def closures(self, seat: int) -> dict[int, Refusal]:
-        """The free routes ``seat`` may not claim now, each with its ``Refusal``: the code a rule
-        gave (``own-parallel`` R-PAR-1, ``closed-parallel`` R-PAR-2), or ``closed`` for a rule that
-        answered ``ttr_closed_routes`` with a reason only. Where two rules close a route, the last
-        one says why."""
+        """The free routes ``seat`` may not claim now, each with its ``Refusal``: the code the
+        closing rule gave (``own-parallel`` for R-PAR-1 in the built-in rules), or ``closed`` for a
+        rule that answered ``ttr_closed_routes`` with a reason only. Where two rules close a route,
+        the last one says why."""
         closed: dict[int, Refusal] = {}
         for answer in self.hook.ttr_closed_routes(game=self, seat=seat, route=None):
             if answer:  # most turns close nothing
@@ -117,8 +125,8 @@ class TableOperations:
 
     def claim_problem(self, seat: int, route: Route) -> Refusal | None:
         """Why ``seat`` cannot place ``route`` now whatever it pays, or None: owned already
-        (``taken``, R-ROUTE-5), closed by a rule (its code: ``own-parallel``, ``closed-parallel``,
-        ``closed``...; R-PAR), or more spaces than the seat has trains (``not-enough-trains``,
+        (``taken``, R-ROUTE-5), closed by a rule (the code it gave, ``closed`` for a reason
+        alone; R-PAR), or more spaces than the seat has trains (``not-enough-trains``,
         R-ROUTE-2). Every code but ``not-enough-trains`` means the route is not the seat's to take."""
         st = self.state
         owner = st.owner[route.index]

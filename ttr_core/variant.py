@@ -335,11 +335,12 @@ def _relocate(problem: str, origin: str) -> str:
 
 
 def _check_against_board(rules: prepared.PreparedRules, board: Board, where: str) -> list[str]:
+    """Every map route must score (``ttr_route_score``): the routes that do not, by length."""
     problems = []
-    for length in sorted({r.length for r in board.routes}):
-        if length not in rules.points:
-            ids = [r.id for r in board.routes if r.length == length][:3]
-            problems.append(
-                f"{where}: map {board.id!r} has routes of length {length} ({', '.join(ids)}) that the points table does not cover"
-            )
+    unscored = [r for r in board.routes if rules.route_scores[r.index] is None]
+    for length in sorted({r.length for r in unscored}):
+        ids = [r.id for r in unscored if r.length == length][:3]
+        problems.append(
+            f"{where}: map {board.id!r} has routes of length {length} ({', '.join(ids)}) that the points table does not cover"
+        )
     return problems
