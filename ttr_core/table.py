@@ -20,7 +20,7 @@ from ttr_core.shuffle import shuffle
 if TYPE_CHECKING:
     from ttr_core.board import Route
     from ttr_core.state import GameState
-    from ttr_core.manager import HookRelay
+    from ttr_core.manager import RulesetHooks
 
 #: why a route cannot be claimed, as machine-readable codes (``Refusal.code``). These are the codes
 #: the core and the built-in rules give; a plugin closing routes may give codes of its own.
@@ -54,7 +54,7 @@ class TableOperations:
     """Mixed into :class:`ttr_core.game.Game`: what ``state``, ``rng``, ``hook`` and ``_points`` are."""
 
     state: GameState
-    hook: HookRelay
+    hook: RulesetHooks
     _points: dict[int, int]
 
     def route_points(self, length: int) -> int:
