@@ -1,4 +1,4 @@
-"""Games of one ruleset share its plugin instances and hook relay (ttr_core/prepared.py), which is
+"""Games of one ruleset share its plugin instances and hook callers (ttr_core/prepared.py), which is
 what lets a host run many games in one process cheaply. What a host relies on: games running side
 by side stay apart, a ruleset's plugins answer exactly as pluggy itself would, and a rules version
 change still gets its own plugins."""

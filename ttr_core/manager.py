@@ -1,4 +1,4 @@
-"""Finding plugins and building the plugin manager of one ruleset.
+"""Finding plugins, building the plugin manager of one ruleset, and the hook callers its games use.
 
 Every plugin, built-in or third-party, is found through the ``ttr`` entry-point group. Each
 ruleset (a variant at one rules version) gets a fresh ``pluggy.PluginManager`` with only its
@@ -217,64 +217,53 @@ def _class_provides(cls: type) -> tuple[str, ...]:
 
 # --- calling hooks ---------------------------------------------------------------------------
 
-
-# Each relayed hook is a plain function with the hook's arguments as keyword-only parameters,
-# calling its implementations in pluggy's order (last registered and ``tryfirst`` first) with
-# pluggy's results: the non-None answers, or the first of them for first-result hooks. Its source
-# is written per hook (as attrs writes ``__init__``): binding keywords to named parameters and
-# calling each implementation with its own arguments costs less than half of what building a
-# ``**kwargs`` dict and picking from it does, and hooks are called several times a turn.
+#: the name under which the core registers its own hook wrapper on a ruleset's manager (it notes
+#: the consultations of plugins that are not deterministic, ``prepared.Watch``): not a rule plugin
+WATCH = "ttr-core.watch"
 
 
-def _relayed(caller, impls: Sequence[Any], first: bool):
-    """The function relaying ``caller``'s hook to its plain implementations ``impls`` (in pluggy's
-    registration order; none for a hook no plugin of the ruleset implements)."""
-    name = caller.name
-    params = ", ".join(caller.spec.argnames)
-    lines = [f"def {name}(__relay, *, {params}):" if params else f"def {name}(__relay):"]
-    if not first:
-        lines.append("    __answers = []")
-    functions = {}
-    for i, impl in enumerate(reversed(impls)):
-        function = impl.function
-        watch = getattr(function, "noted_by", None)
-        if watch is not None:  # a plugin that may not replay: note the consultation here, not in a wrapper
-            functions[f"__watch{i}"], function = watch, function.__wrapped__
-            lines.append(f"    __watch{i}.token = object()")
-        functions[f"__impl{i}"] = function
-        lines.append(f"    __answer = __impl{i}({', '.join(impl.argnames)})")
-        lines.append("    if __answer is not None:")
-        lines.append("        return __answer" if first else "        __answers.append(__answer)")
-    lines.append("    return None" if first else "    return __answers")
-    namespace = {"__name__": __name__, **functions}
-    exec(compile("\n".join(lines), f"<hook relay {name}>", "exec"), namespace)  # noqa: S102 - our own source
-    call = namespace[name]
-    call.get_hookimpls = caller.get_hookimpls
-    return call
+def rule_plugins(pm: pluggy.PluginManager) -> list[tuple[str, Any]]:
+    """``(name, instance)`` of the ruleset's rule plugins, in the variant's order (without the core's
+    own hook wrapper)."""
+    return [(name, plugin) for name, plugin in pm.list_name_plugin() if name != WATCH]
 
 
-class HookRelay:
-    """``game.hook``: pluggy's hook callers, except that hooks without wrappers are called directly.
-    The plugins of a ruleset never change, so this is decided once; hooks with wrappers (or
-    old-style hookwrappers) go through pluggy as usual.
+class Unimplemented:
+    """Stands in for pluggy's hook caller of a hook that no plugin of the ruleset implements (not
+    even a wrapper): calling it answers what pluggy would, no answers (``[]``, or None for a
+    first-result hook), without calling pluggy, so monitoring and tracing do not see it."""
 
-    ``HookRelay(pm)`` is an instance of a class made for ``pm``, whose relays are its methods:
-    a call site then finds them as it finds any method (CPython specialises it), where an
-    attribute of the instance would be looked for on the class first at every call."""
+    __slots__ = ("name", "spec", "_first")
 
-    __slots__ = ()
+    def __init__(self, caller: pluggy.HookCaller):
+        self.name, self.spec = caller.name, caller.spec
+        self._first = bool(caller.spec.opts.get("firstresult"))
 
-    def __new__(cls, pm: pluggy.PluginManager):
-        relays: dict[str, Any] = {"__slots__": ()}
+    def __call__(self, **kwargs: Any) -> list | None:
+        return None if self._first else []
+
+    def get_hookimpls(self) -> list:
+        return []
+
+    def __repr__(self) -> str:
+        return f"<Unimplemented {self.name!r}>"
+
+
+class RulesetHooks:
+    """``game.hook``: one attribute per hook spec of the ruleset, called as
+    ``game.hook.ttr_x(game=game, ...)``. It is pluggy's own hook caller (``pm.hook.ttr_x``), so
+    monitoring, tracing and wrappers see the call, unless no plugin of the ruleset implements the
+    hook: then it is an :class:`Unimplemented`, and the call costs next to nothing.
+
+    A ruleset's plugins never change, so which hooks have implementations is looked up once, here
+    (pluggy's ``get_hookimpls``); a plugin registered on the manager later reaches only the hooks
+    that already had an implementation."""
+
+    def __init__(self, pm: pluggy.PluginManager):
         for name in spec_names(pm):
             caller = getattr(pm.hook, name)
-            impls = caller.get_hookimpls()
-            first = bool(caller.spec.opts.get("firstresult"))
-            if any(i.hookwrapper or i.wrapper for i in impls) or caller.spec.opts.get("historic"):
-                relays[name] = caller  # not a function: read from the class as it is
-            else:
-                relays[name] = _relayed(caller, impls, first)
-        return object.__new__(type(cls.__name__, (cls,), relays))
+            implemented = caller.is_historic() or bool(caller.get_hookimpls())
+            setattr(self, name, caller if implemented else Unimplemented(caller))
 
 
 # --- naming a plugin that failed ----------------------------------------------------------------
@@ -286,15 +275,16 @@ def blame(
     """Name the plugin and the hook that failed: the innermost frame of the traceback that is a hook
     implementation of one of ``pm``'s plugins (whatever its function is called); failing that, the
     innermost frame of plugin code (an action handler, a helper of a plugin module)."""
-    named = pm.list_name_plugin()
+    named = rule_plugins(pm)
     by_id = {id(p): name for name, p in named}
     by_module: dict[str, str] = {}
     for name, p in named:
         by_module.setdefault(type(p).__module__, name)
-    functions = [  # unwrapped: a plugin that may not replay has its implementations wrapped (prepared.Watch)
+    functions = [  # unwrapped: a plugin's own decorators (functools.wraps) keep the plugin's frame findable
         (inspect.unwrap(impl.function), impl.plugin_name, hook)
         for hook in spec_names(pm)
         for impl in getattr(pm.hook, hook).get_hookimpls()
+        if impl.plugin_name != WATCH
     ]
     by_code = {fn.__code__: (plugin, hook) for fn, plugin, hook in functions if hasattr(fn, "__code__")}
     frames: list[tuple[str, str]] = []  # (plugin, function), outermost first

@@ -1,5 +1,5 @@
 """What every game of one ruleset shares, built once from the ruleset's plugins, before any game:
-the plugin manager and its hook relay, the action registry, the deck's composition, the route
+the plugin manager and its hook callers, the action registry, the deck's composition, the route
 points (by length, and of each map route) and the answers of the per-ruleset hooks.
 
 Building is one-way: this module never sees a ``Game``; a game only reads what is built here. The
@@ -12,8 +12,7 @@ records, snapshots and rebuilds carry), so one plugin instance serves every game
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -24,12 +23,14 @@ from ttr_core.actions import ActionRegistry
 from ttr_core.board import Board
 from ttr_core.cards import CardKinds
 from ttr_core.errors import PluginError
+from ttr_core.hookspecs import hookimpl
 
 
 @attrs.define(eq=False)
 class PreparedRules:
     pm: pluggy.PluginManager
-    hook: manager.HookRelay
+    #: ``game.hook``: pluggy's hook callers, a stand-in for each hook no plugin implements
+    hook: manager.RulesetHooks
     registry: ActionRegistry
     deck_counts: dict[str, int]
     cards: CardKinds
@@ -55,16 +56,16 @@ class PreparedRules:
 
     def plugins(self) -> list[tuple[str, Any]]:
         """``(name, instance)`` of every plugin, in the variant's order."""
-        return self.pm.list_name_plugin()
+        return manager.rule_plugins(self.pm)
 
 
 def prepare(plugins: Sequence[str], configs: Mapping[str, Any], board: Board) -> PreparedRules:
     """Build the shared part of a ruleset; a ``PluginError`` lists every problem found."""
     pm = manager.build_manager(plugins, configs)
-    watch = _watch_unpredictable(pm)  # before the relay: it calls the implementations it finds
-    hook = manager.HookRelay(pm)
+    watch = _watch_unpredictable(pm)  # before the hooks are looked up: it wraps some of them
+    hook = manager.RulesetHooks(pm)
     try:
-        registry = _register_actions(hook)
+        registry = _register_actions(pm)
         counts = _deck_counts(hook, board)
         points = hook.ttr_route_points()
         scores = _route_scores(hook, board, dict(points or {}))
@@ -100,48 +101,59 @@ class Watch:
 
 
 def _watch_unpredictable(pm: pluggy.PluginManager) -> Watch | None:
-    """Wrap every hook implementation of the plugins that are not deterministic so that calling it
-    leaves a new token in the returned ``Watch`` (their action handlers are noted by the game,
-    which knows each action's plugin from the registry)."""
+    """Register on ``pm`` a hook wrapper (``hookimpl(wrapper=True)``, named ``manager.WATCH``) that
+    notes in the returned ``Watch`` each call of a hook implemented by a plugin that is not
+    deterministic. The game notes their action handlers itself: it knows each action's plugin
+    from the registry. A call is noted even when a first result stops it before the watched
+    plugin is asked: the game then copies its state once more than it needed to."""
     plugins = frozenset(name for name, p in pm.list_name_plugin() if not getattr(p, "deterministic", False))
     if not plugins:
         return None
     watch = Watch(plugins)
-    for hook in manager.spec_names(pm):
-        for impl in getattr(pm.hook, hook).get_hookimpls():
-            if impl.plugin_name in plugins:
-                impl.function = _noted(impl.function, watch)
+
+    @hookimpl(wrapper=True)
+    def note_consultation():
+        watch.consulted()
+        return (yield)
+
+    watched = [
+        hook for hook in manager.spec_names(pm)
+        if not getattr(pm.hook, hook).is_historic()
+        and any(impl.plugin_name in plugins for impl in getattr(pm.hook, hook).get_hookimpls())
+    ]
+    pm.register(_HookWrappers(dict.fromkeys(watched, note_consultation)), name=manager.WATCH)
     return watch
 
 
-def _noted(function: Callable, watch: Watch) -> Callable:
-    @functools.wraps(function)  # ``__wrapped__`` lets ``manager.blame`` still find the plugin's frame
-    def noted(*args: Any) -> Any:
-        watch.token = object()  # ``watch.consulted()``, called at every consultation
-        return function(*args)
+class _HookWrappers:
+    """A plugin object whose attributes are the given hook implementations, by hook name (the
+    hooks are known only once the ruleset's plugins are)."""
 
-    noted.noted_by = watch  # the hook relay inlines the note (``manager._relayed``)
-    return noted
+    def __init__(self, implementations: Mapping[str, Any]):
+        vars(self).update(implementations)
 
 
-def _register_actions(hook: manager.HookRelay) -> ActionRegistry:
+def _register_actions(pm: pluggy.PluginManager) -> ActionRegistry:
+    """The actions of every plugin, asked of one plugin at a time (pluggy's ``subset_hook_caller``)
+    in the order pluggy calls them, so that the registry knows whose each action is."""
     registry = ActionRegistry()
-    for impl in reversed(hook.ttr_register_actions.get_hookimpls()):
+    impls = [i for i in pm.hook.ttr_register_actions.get_hookimpls() if not (i.wrapper or i.hookwrapper)]
+    for impl in reversed(impls):
+        others = [other.plugin for other in impls if other is not impl]
         registry.current_plugin = impl.plugin_name
-        impl.function(*[{"registry": registry}[a] for a in impl.argnames])
+        pm.subset_hook_caller("ttr_register_actions", remove_plugins=others)(registry=registry)
     registry.current_plugin = "?"
     return registry
 
 
-def _route_scores(hook: manager.HookRelay, board: Board, table: dict[int, int]) -> tuple[int | None, ...]:
+def _route_scores(hook: manager.RulesetHooks, board: Board, table: dict[int, int]) -> tuple[int | None, ...]:
     # the board is fixed per ruleset: every route is asked once here, never during a game
     return tuple(hook.ttr_route_score(route=route, table=table) for route in board.routes)
 
 
-def _deck_counts(hook: manager.HookRelay, board: Board) -> dict[str, int]:
+def _deck_counts(hook: manager.RulesetHooks, board: Board) -> dict[str, int]:
     counts: dict[str, int] = {}
     for answer in hook.ttr_deck_cards(board=board):
         for name, n in (answer or {}).items():
             counts[name] = counts.get(name, 0) + n
     return counts
-

@@ -19,7 +19,7 @@ import attrs
 if TYPE_CHECKING:
     from ttr_core.board import Route
     from ttr_core.state import GameState
-    from ttr_core.manager import HookRelay
+    from ttr_core.manager import RulesetHooks
     from ttr_core.prepared import PreparedRules
 
 #: why a route cannot be claimed, as machine-readable codes (``Refusal.code``): the facts of the
@@ -54,7 +54,7 @@ class TableOperations:
     ``_shared`` are."""
 
     state: GameState
-    hook: HookRelay
+    hook: RulesetHooks
     _points: dict[int, int]
     _shared: PreparedRules
 

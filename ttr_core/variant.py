@@ -59,7 +59,7 @@ class Ruleset:
     plugins: tuple[str, ...]
     configs: Mapping[str, Any] = attrs.field(eq=False)
     players: PlayerRange
-    #: what the games of this ruleset share: plugins, hook relay, action registry, policy answers
+    #: what the games of this ruleset share: plugins, hook callers, action registry, policy answers
     rules: prepared.PreparedRules = attrs.field(eq=False, repr=False)
     notes: tuple[str, ...] = ()  # the version history up to this version
     path: str = ""
