@@ -24,7 +24,7 @@ from ttr_core.plugin import (
 )
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a listed claim is looked up by value at its check (``_Payable.fit_of``)
 class ClaimRoute(Action):
     """Claim ``route`` (its id), paying in ``color`` with ``locomotives`` locomotives and ``triples``
     3-for-1 triples (R-FER-2); the other spaces are paid in ``color``. ``color`` is None for an
