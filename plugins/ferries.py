@@ -11,8 +11,6 @@ a given payment fits a route. A payment is
 
 from __future__ import annotations
 
-import functools
-
 import attrs
 
 from ttr_core.plugin import Plugin, Route, hookimpl
@@ -63,10 +61,8 @@ class FerryRule:
         return list(_cheapest(self.three_for_one, route.length, route.ferry, n_color, n_loco))
 
 
-@functools.lru_cache(maxsize=8192)
 def _cheapest(three_for_one: bool, length: int, marks: int, n_color: int, n_loco: int) -> tuple[tuple[int, int], ...]:
-    # A pure function of five small integers, asked for every ferry route and colour at every
-    # turn: memoised, it costs a dictionary look-up. A tuple, so the shared answer cannot be changed.
+    # the claiming plugin keeps what it lists from this for each hand (``_Payable.ferry_claims``)
     if not marks:  # most routes: the plain payment
         locos = max(length - n_color, 0)
         return ((locos, 0),) if locos <= n_loco else ()
