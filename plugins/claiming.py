@@ -13,7 +13,8 @@ import itertools
 from collections.abc import Sequence
 from itertools import repeat
 from operator import add, sub
-from typing import ClassVar, Protocol
+from types import MappingProxyType
+from typing import ClassVar, NamedTuple, Protocol
 
 import attrs
 
@@ -23,7 +24,7 @@ from ttr_core.plugin import (
 )
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a listed claim is looked up by value at its check (``_Payable.fit_of``)
 class ClaimRoute(Action):
     """Claim ``route`` (its id), paying in ``color`` with ``locomotives`` locomotives and ``triples``
     3-for-1 triples (R-FER-2); the other spaces are paid in ``color``. ``color`` is None for an
@@ -90,27 +91,24 @@ class RouteClaimHooks:
         """
 
 
-_COLOR_ID = {c: i for i, c in enumerate(COLORS)}
+_COLOR_ID = MappingProxyType({c: i for i, c in enumerate(COLORS)})
 _COLOR_IDS = range(len(COLORS))
-
-# Actions are immutable values, so the legal-action lists of every game share them: building
-# ~100 ClaimRoute objects per turn was most of the cost of listing legal actions.
-_CLAIMS: dict[tuple, ClaimRoute] = {}
-_CLAIMS_LIMIT = 200_000
-
-
-def _claim(route_id: str, color: int, locomotives: int, triples: int) -> ClaimRoute:
-    key = (route_id, color, locomotives, triples)
-    action = _CLAIMS.get(key)
-    if action is None:
-        if len(_CLAIMS) >= _CLAIMS_LIMIT:
-            _CLAIMS.clear()
-        action = _CLAIMS[key] = ClaimRoute(route_id, COLORS[color] if color >= 0 else None, locomotives, triples)
-    return action
-
 
 _LOCOS = len(COLORS)  # the paying kind "all locomotives", after the colours
 _FERRIES = _LOCOS + 1  # the paying kind "a ferry in colour c" is _FERRIES + c (with a ferry rule)
+
+#: how many runs of free-route counts one ruleset's tables remember (``_Payable.fewer_after``):
+#: they recur across games, but the runs a long series of games reaches are not bounded otherwise
+_COUNTS_KEPT = 200_000
+
+
+class _ClaimFit(NamedTuple):
+    """A claim the tables list, checked to fit its route when they were built."""
+
+    claim: ClaimRoute
+    route: Route
+    #: the cards the payment takes from the hand, ``((card id, count), ...)``
+    paid: tuple[tuple[int, int], ...]
 
 
 class _Payable:
@@ -124,23 +122,28 @@ class _Payable:
     which payments fit, among those of ``L <= h + n`` (a payment takes a card per space, a triple
     three).
 
-    Claims are named by a *key*, ``code * width``: the code, ``route index * 16 + colour`` (8 for
-    all locomotives), sorts the way claims are listed; ``width`` is one more than the longest
-    route. ``claim_at[key]`` is the claim paying the route without locomotives (for the
-    all-locomotive kind, all in locomotives), and ``claim_at[key + h]`` the claim of a hand
-    holding ``h`` cards of the colour, fewer than the route's length: the rest in locomotives. So a
-    hand's claims are slices of the keys of its kinds, sorted, then looked up, with no step per
-    claim in Python.
+    Claims have places in one table, ``claim_at``, in the order they are listed: by route index,
+    then paying colour in card order, all locomotives last. Each way to pay a route of ``L`` spaces
+    (a route and a paying kind) has a block of ``L`` places from its *slot*: ``claim_at[slot]`` is
+    the claim paying the route without locomotives (for the all-locomotive kind, all in
+    locomotives), and ``claim_at[slot + h]`` the claim of a hand holding ``h`` cards of the
+    colour, fewer than the route's length: the rest in locomotives. So a hand's claims are slices
+    of the slots of its kinds, sorted, then looked up, with no step per claim in Python.
+    ``route_at[place]`` is the route index of a place, and a route's places run from
+    ``first_place[index]`` to ``first_place[index + 1]``.
 
-    ``by_length[kind][L]`` are the keys of the routes of ``L`` spaces payable in
-    ``kind``; by route index, ``keys_of`` are ``(kind, key)`` for every way to pay it and
+    ``by_length[kind][L]`` are the slots of the routes of ``L`` spaces payable in
+    ``kind``; by route index, ``slots_of`` are ``(kind, slot)`` for every way to pay it and
     ``length_of`` its spaces; ``fewer[L]`` is one for each length from ``L``: what a route of ``L``
     spaces takes from the counts of its kinds by length (``_FreeRoutes.ends``), and
     ``fewer_after[L]`` the counts that follow from each counts seen when a route of ``L`` spaces
     leaves (``_FreeRoutes._take``).
     ``unclaimed`` are the free routes of a game in which nobody owns a route yet;
-    ``ferry_claims[(key, h, n)]`` the claims of a ferry's key for ``h`` cards of its colour and
-    ``n`` locomotives (``Claiming._ferry_claims``).
+    ``ferry_claims[(slot, h, n)]`` the claims of a ferry's slot for ``h`` cards of its colour and
+    ``n`` locomotives (``Claiming._ferry_claims``; hands are few: the deck bounds them).
+    ``actions`` holds every claim made from these tables, by ``(route id, colour id or -1,
+    locomotives, triples)``: actions are immutable values, so the listings of every game of the
+    ruleset share them, and a listed claim is known again by ``fit_of``.
     """
 
     def __init__(self, routes: Sequence[Route], ferry_rule: bool, locomotive: int):
@@ -151,44 +154,73 @@ class _Payable:
         self.index_of = {r.id: r.index for r in routes}
         self.ferries = ferry_rule and any(r.ferry for r in routes)
         kinds = _FERRIES + len(COLORS) if self.ferries else _LOCOS + 1
-        self.claim_at: list[ClaimRoute | None] = [None] * (16 * len(routes) * self.width)
+        self.actions: dict[tuple[str, int, int, int], ClaimRoute] = {}
+        self.claim_at: list[ClaimRoute | None] = []
+        self.route_at: list[int] = []
+        self.first_place: list[int] = []
         self.by_length: list[list[list[int]]] = [[[] for _ in range(self.width)] for _ in range(kinds)]
-        self.keys_of: list[list[tuple[int, int]]] = [[] for _ in routes]
+        self.slots_of: list[list[tuple[int, int]]] = [[] for _ in routes]
         self.fewer = [(0,) * length + (1,) * (self.width - length) for length in range(self.width)]
         self.fewer_after: list[dict[tuple[int, ...], tuple[int, ...]]] = [{} for _ in range(self.width)]
         self.length_of = [r.length for r in routes]
         self.tabled: list[tuple[ClaimRoute, ...]] = []
         self.ferry_claims: dict[tuple[int, int, int], tuple[ClaimRoute, ...]] = {}
-        for r in routes:
+        self.fits: dict[ClaimRoute, _ClaimFit] = {}
+        for r in routes:  # in index order: the board's routes are listed by index
+            self.first_place.append(len(self.claim_at))
             colors = range(len(COLORS)) if r.color == GRAY else (_COLOR_ID[r.color],)
             for c in colors:
                 if ferry_rule and r.ferry:
                     self._add(r, _FERRIES + c, c, None)
                 else:
-                    self._add(r, c, c, tuple(_claim(r.id, c, locos, 0) for locos in range(r.length + 1)))
-            self._add(r, _LOCOS, -1, tuple(_claim(r.id, -1, locos, 0) for locos in range(r.length + 1)))
+                    self._add(r, c, c, tuple(self.claim(r.id, c, locos, 0) for locos in range(r.length + 1)))
+            self._add(r, _LOCOS, -1, tuple(self.claim(r.id, -1, locos, 0) for locos in range(r.length + 1)))
+        self.first_place.append(len(self.claim_at))
         self.unclaimed = _FreeRoutes(self, [-1] * len(routes), 0)
 
+    def claim(self, route_id: str, color: int, locomotives: int, triples: int) -> ClaimRoute:
+        """The claim of ``route_id`` paid in colour id ``color`` (-1: all in locomotives), one
+        object for every listing of the ruleset (``actions``)."""
+        form = (route_id, color, locomotives, triples)
+        action = self.actions.get(form)
+        if action is None:
+            action = self.actions[form] = ClaimRoute(route_id, COLORS[color] if color >= 0 else None, locomotives, triples)
+        return action
+
     def _add(self, r: Route, kind: int, color: int, claims: tuple[ClaimRoute, ...] | None) -> None:
-        key = (r.index * 16 + (color if color >= 0 else _LOCOS)) * self.width
-        self.by_length[kind][r.length].append(key)
-        self.keys_of[r.index].append((kind, key))
+        """Give the way to pay ``r`` in ``kind`` its block of places, holding ``claims`` (by
+        locomotives) if it is tabled."""
+        slot = len(self.claim_at)
+        self.by_length[kind][r.length].append(slot)
+        self.slots_of[r.index].append((kind, slot))
+        block: list[ClaimRoute | None] = [None] * r.length
         if claims is not None:
             self.tabled.append(claims)
-            self.claim_at[key] = claims[-1 if color < 0 else 0]
+            block[0] = claims[-1 if color < 0 else 0]
             for h in range(1, r.length):
-                self.claim_at[key + h] = claims[r.length - h]
+                block[h] = claims[r.length - h]
+        self.claim_at += block
+        self.route_at += [r.index] * r.length
 
     def known_claims(self, routes: Sequence[Route], payment_problem) -> None:
-        """``known``: for each tabled claim whose payment fits its route (``payment_problem``), by
-        the claim's ``id``: ``(claim, route, cards it takes)``. Listed claims are these objects,
-        so checking and applying one needs no second look at its form and payment."""
-        self.known: dict[int, tuple[ClaimRoute, Route, tuple[tuple[int, int], ...]]] = {}
+        """``fits``: each tabled claim whose payment fits its route (``payment_problem``), with its
+        route and the cards it takes. Listed claims are these objects, so checking and applying
+        one needs no second look at its form and payment."""
         for claims in self.tabled:
             for claim in claims:
                 route = routes[self.index_of[claim.route]]
                 if payment_problem(route, claim) is None:
-                    self.known[id(claim)] = (claim, route, _spent(route, claim, self.locomotive))
+                    self.fits[claim] = _ClaimFit(claim, route, _spent(route, claim, self.locomotive))
+
+    def fit_of(self, action: ClaimRoute) -> _ClaimFit | None:
+        """How ``action`` fits, if it is one of the claims these tables list (the same object),
+        else None: an equal claim made elsewhere is checked the long way, as its fields may be
+        of other types (``True`` for 1)."""
+        try:
+            fit = self.fits.get(action)
+        except TypeError:  # a field no listed claim has (a list, a dict): checked the long way
+            return None
+        return fit if fit is not None and fit.claim is action else None
 
 
 class _FreeRoutes:
@@ -199,7 +231,7 @@ class _FreeRoutes:
     ``keyed[kind]`` are the keys of the free routes payable in ``kind``, by length then map order,
     and ``ends[kind][m]`` how many of them have at most ``m`` spaces: what a hand can pay in one
     kind is one slice, ``keyed[kind][:ends[kind][m]]``. A kind's counts are replaced, never
-    changed, so copies share them."""
+    changed, so copies share them. Keys are the slots of ``_Payable``."""
 
     __slots__ = ("owner", "counts", "keyed", "ends")
 
@@ -208,7 +240,8 @@ class _FreeRoutes:
         players whose route lists are yet to be read (``sync``)."""
         self.owner = owner[:]
         self.counts = [0] * players
-        free = [[[k for k in keys if owner[k // payable.width >> 4] < 0] for keys in kind] for kind in payable.by_length]
+        route_at = payable.route_at
+        free = [[[k for k in keys if owner[route_at[k]] < 0] for keys in kind] for kind in payable.by_length]
         self.keyed = [[k for keys in kind for k in keys] for kind in free]
         self.ends = [tuple(itertools.accumulate(map(len, kind))) for kind in free]
 
@@ -243,13 +276,13 @@ class _FreeRoutes:
         """Route ``r`` is no longer free."""
         length = payable.length_of[r]
         keyed, ends, after = self.keyed, self.ends, payable.fewer_after[length]
-        for kind, key in payable.keys_of[r]:
-            keyed[kind].remove(key)
+        for kind, slot in payable.slots_of[r]:
+            keyed[kind].remove(slot)
             # the same counts recur across kinds and games: one look-up, not one subtraction per length
             counts = ends[kind]
             fewer = after.get(counts)
             if fewer is None:
-                if len(after) >= _CLAIMS_LIMIT:
+                if len(after) >= _COUNTS_KEPT:
                     after.clear()
                 fewer = after[counts] = tuple(map(sub, counts, payable.fewer[length]))
             ends[kind] = fewer
@@ -258,12 +291,12 @@ class _FreeRoutes:
 _NONE_CLOSED: frozenset[int] = frozenset()  # no route closed (listing)
 
 
-def _drop_closed(keys: list[int], closed, span: int) -> None:
-    """Take the claims of the ``closed`` routes out of the sorted ``keys`` (a route's keys lie
-    between ``index * span`` and the next route's)."""
+def _drop_closed(keys: list[int], closed, first_place: list[int]) -> None:
+    """Take the claims of the ``closed`` routes out of the sorted ``keys`` (a route's places lie
+    from its ``first_place`` to the next route's)."""
     for index in closed:
-        lo = bisect.bisect_left(keys, index * span)
-        hi = bisect.bisect_left(keys, (index + 1) * span, lo)
+        lo = bisect.bisect_left(keys, first_place[index])
+        hi = bisect.bisect_left(keys, first_place[index + 1], lo)
         if lo < hi:
             del keys[lo:hi]
 
@@ -301,9 +334,11 @@ class Claiming(Plugin):
 
     # --- legal actions ------------------------------------------------------------------------
 
-    #: board facts gathered once per ruleset (this instance serves its games, on one board and one
-    #: ferry rule), read for every seat at every turn: ``self._tables or self._payable(game)``
-    _tables: _Payable | None = None
+    def __init__(self, config=None):
+        super().__init__(config)
+        #: board facts gathered at the first listing (this instance serves its games, on one board
+        #: and one ferry rule), read for every seat at every turn: ``self._tables or self._payable(game)``
+        self._tables: _Payable | None = None
 
     def _payable(self, game) -> _Payable:
         if self._tables is None:
@@ -354,7 +389,7 @@ class Claiming(Plugin):
             if answer:
                 closed = answer if closed is _NONE_CLOSED else {**closed, **answer}
         if closed:
-            _drop_closed(keys, closed, 16 * payable.width)
+            _drop_closed(keys, closed, payable.first_place)
         out = list(map(payable.claim_at.__getitem__, keys))
         if payable.ferries:
             self._add_ferries(game, payable, free, out, keys, hand, nl, top, closed)
@@ -366,7 +401,7 @@ class Claiming(Plugin):
     ) -> None:
         """Put the free ferries' claims among ``out`` (listed by ``keys``), in map order: their rule
         says which payments fit (R-FER-1..2), the cheapest for each number of triples."""
-        span = 16 * payable.width
+        route_at = payable.route_at
         known = payable.ferry_claims
         found = []
         for c in _COLOR_IDS:
@@ -375,30 +410,27 @@ class Claiming(Plugin):
             if not h or m <= 0:
                 continue
             kind = _FERRIES + c
-            for key in free.keyed[kind][:free.ends[kind][m]]:
-                if key // span in closed:
+            for slot in free.keyed[kind][:free.ends[kind][m]]:
+                if route_at[slot] in closed:
                     continue
-                claims = known.get((key, h, nl))
+                claims = known.get((slot, h, nl))
                 if claims is None:
-                    claims = self._ferry_claims(game, payable, key, c, h, nl)
+                    claims = self._ferry_claims(game, payable, slot, c, h, nl)
                 if claims:
-                    found.append((key, claims))
-        for key, claims in sorted(found, reverse=True):  # from the last, so the places before stay put
-            i = bisect.bisect_left(keys, key)
+                    found.append((slot, claims))
+        for slot, claims in sorted(found, reverse=True):  # from the last, so the places before stay put
+            i = bisect.bisect_left(keys, slot)
             out[i:i] = claims
 
-    def _ferry_claims(self, game, payable: _Payable, key: int, c: int, h: int, nl: int) -> tuple[ClaimRoute, ...]:
-        """The claims of the ferry payment ``key`` (a route in colour ``c``) open to a hand of ``h``
-        cards of ``c`` and ``nl`` locomotives, kept in ``payable.ferry_claims`` (hands are few: the
-        deck bounds them)."""
-        rid, route = payable.routes[key // (16 * payable.width)]
+    def _ferry_claims(self, game, payable: _Payable, slot: int, c: int, h: int, nl: int) -> tuple[ClaimRoute, ...]:
+        """The claims of the ferry payment at ``slot`` (a route in colour ``c``) open to a hand of
+        ``h`` cards of ``c`` and ``nl`` locomotives, kept in ``payable.ferry_claims``."""
+        rid, route = payable.routes[payable.route_at[slot]]
         # the all-locomotive payment is offered once, without a colour; a payment of
         # triples only (R-FER-2, every space marked) does use the colour
         options = self._ferry(game).options(route, h, nl)
-        claims = tuple(_claim(rid, c, locos, t) for locos, t in options if locos < route.length)
-        if len(payable.ferry_claims) >= _CLAIMS_LIMIT:
-            payable.ferry_claims.clear()
-        payable.ferry_claims[(key, h, nl)] = claims
+        claims = tuple(payable.claim(rid, c, locos, t) for locos, t in options if locos < route.length)
+        payable.ferry_claims[(slot, h, nl)] = claims
         return claims
 
     def _new_free_routes(self, game, payable: _Payable, memo: dict | None) -> _FreeRoutes:
@@ -421,13 +453,14 @@ class Claiming(Plugin):
         a colour, as ``legal`` lists it."""
         hand = game.state.players[seat].hand
         colors = COLORS if route.color == GRAY else (route.color,)
+        payable = self._tables or self._payable(game)
         found = []
         for color in (*colors, None):
             for triples in range(route.length + 1 if color is not None else 1):
                 for locos in range(route.length - triples + 1):
                     if (color is None) != (locos == route.length):
                         continue
-                    action = _claim(route.id, _COLOR_ID[color] if color is not None else -1, locos, triples)
+                    action = payable.claim(route.id, _COLOR_ID[color] if color is not None else -1, locos, triples)
                     if self.payment_problem(game, route, action):
                         continue
                     paid = spent_cards(game, route, action)
@@ -448,9 +481,9 @@ class Claiming(Plugin):
 
     def check(self, game, seat, action: ClaimRoute) -> None:
         # a claim this plugin lists (the same object) has its form and payment known to fit
-        known = (self._tables or self._payable(game)).known.get(id(action))
-        if known is not None and known[0] is action:
-            route, paid = known[1], known[2]
+        fit = (self._tables or self._payable(game)).fit_of(action)
+        if fit is not None:
+            route, paid = fit.route, fit.paid
         else:
             route, paid = self._route(game, seat, action), None
         refusal = game.claim_problem(seat, route)
@@ -500,9 +533,9 @@ class Claiming(Plugin):
         return None
 
     def apply(self, game, seat, action: ClaimRoute) -> None:
-        known = (self._tables or self._payable(game)).known.get(id(action))
-        if known is not None and known[0] is action:
-            route, paid = known[1], known[2]
+        fit = (self._tables or self._payable(game)).fit_of(action)
+        if fit is not None:
+            route, paid = fit.route, fit.paid
         else:
             route = game.board.routes[game.board.route_index[action.route]]
             paid = spent_cards(game, route, action)

@@ -11,8 +11,6 @@ a given payment fits a route. A payment is
 
 from __future__ import annotations
 
-import functools
-
 import attrs
 
 from ttr_core.plugin import Plugin, Route, hookimpl
@@ -23,6 +21,11 @@ class FerryRule:
     """What a ferry's marks demand of a payment (R-FER-1..2)."""
 
     three_for_one: bool = False
+    #: ``options`` by ``(length, marks, colour cards, locomotives)``: a rule serves one ruleset
+    #: (``ttr_ferry_payment`` is asked once), whose listings ask the same few at every turn
+    _cheapest_by_hand: dict[tuple[int, int, int, int], tuple[tuple[int, int], ...]] = attrs.field(
+        factory=dict, init=False, eq=False, repr=False
+    )
 
     def min_locomotives(self, route: Route) -> int:
         """The fewest locomotive cards any valid payment of ``route`` uses: one per mark (R-FER-1),
@@ -60,13 +63,15 @@ class FerryRule:
         Several remain when they trade locomotives for colour cards (R-FER-2's example lists
         three), so a player, or a random bot, is offered each of them.
         """
-        return list(_cheapest(self.three_for_one, route.length, route.ferry, n_color, n_loco))
+        hand = (route.length, route.ferry, n_color, n_loco)
+        found = self._cheapest_by_hand.get(hand)
+        if found is None:
+            found = self._cheapest_by_hand[hand] = _cheapest(self.three_for_one, *hand)
+        return list(found)
 
 
-@functools.lru_cache(maxsize=8192)
 def _cheapest(three_for_one: bool, length: int, marks: int, n_color: int, n_loco: int) -> tuple[tuple[int, int], ...]:
-    # A pure function of five small integers, asked for every ferry route and colour at every
-    # turn: memoised, it costs a dictionary look-up. A tuple, so the shared answer cannot be changed.
+    # a tuple, so the kept answer cannot be changed
     if not marks:  # most routes: the plain payment
         locos = max(length - n_color, 0)
         return ((locos, 0),) if locos <= n_loco else ()

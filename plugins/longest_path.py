@@ -9,24 +9,19 @@ from ttr_core.plugin import Bonus, Plugin, hookimpl, longest_trail
 NAME = "longest-path"
 
 
-#: longest trails measured during one game's scoring, where the bonus, the score's facts and the
-#: tie-breaker each ask for them; kept by the game's state, so that no game reuses another's
-_MEASURED: dict[tuple[int, tuple[int, ...]], tuple[object, int]] = {}
-_MEASURED_LIMIT = 64
-
-
 def path_length(game, seat: int) -> int:
-    """The player's longest trail: cities may repeat, each route once; stations never count (R-STA-3)."""
-    routes, state = game.board.routes, game.state
-    owned = tuple(sorted(state.players[seat].routes))
-    key = (id(state), owned)
-    known = _MEASURED.get(key)
-    if known is not None and known[0] is state:
-        return known[1]
-    length = longest_trail([(routes[r].ai, routes[r].bi, routes[r].length) for r in owned])
-    if len(_MEASURED) >= _MEASURED_LIMIT:
-        _MEASURED.clear()
-    _MEASURED[key] = (state, length)
+    """The player's longest trail: cities may repeat, each route once; stations never count (R-STA-3).
+
+    Asked by the bonus, the score's facts and the tie-breaker alike: each set of routes is measured
+    once per game and kept in ``game.memo[NAME]``, by the routes alone (on one board), so it holds
+    whatever state is put under the game."""
+    routes = game.board.routes
+    owned = tuple(sorted(game.state.players[seat].routes))
+    memo = getattr(game, "memo", None)
+    trails: dict[tuple[int, ...], int] = {} if memo is None else memo.setdefault(NAME, {})
+    length = trails.get(owned)
+    if length is None:
+        length = trails[owned] = longest_trail([(routes[r].ai, routes[r].bi, routes[r].length) for r in owned])
     return length
 
 

@@ -16,7 +16,8 @@ Measures:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Literal
 
 import attrs
@@ -24,11 +25,11 @@ import attrs
 from ttr_core.plugin import Bonus, Plugin, TicketOutcome, hookimpl
 
 #: per measure: (the count of one seat, the word used in the bonus detail)
-MEASURES: dict[str, tuple[Callable, str]] = {
+MEASURES: Mapping[str, tuple[Callable, str]] = MappingProxyType({
     "completed-tickets": (lambda game, seat, outcome: len(outcome.completed), "completed tickets"),
     "ferries": (lambda game, seat, outcome: _owned(game, seat, lambda r: r.ferry > 0), "ferries"),
     "tunnels": (lambda game, seat, outcome: _owned(game, seat, lambda r: r.tunnel), "tunnels"),
-}
+})
 
 
 def _owned(game, seat: int, kind) -> int:

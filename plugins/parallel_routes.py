@@ -28,6 +28,13 @@ class ParallelRoutes(Plugin):
         #: others for everyone (usa, europe: 4, i.e. 2-3 players; ussr: 3; wor: 0, never)
         close_below_players: int = 4
 
+    def __init__(self, config=None):
+        super().__init__(config)
+        #: by route index, what owning the route closes (``_closes``), made at the first listing
+        self._closes_by_route: list[tuple[tuple[int, Refusal], ...] | None] | None = None
+        #: refusals are frozen values, asked at every listing: one per (code, route id, players)
+        self._refusals: dict[tuple[str, str, int], Refusal] = {}
+
     @hookimpl
     def ttr_closed_routes(self, game, seat, route):
         if route is not None:
@@ -54,7 +61,7 @@ class ParallelRoutes(Plugin):
             code = self._closed_by(owner[r], seat, players)
             for other in routes[r].parallel:
                 if owner[other] < 0:
-                    closed[other] = _refusal(code, routes[r].id, players)
+                    closed[other] = self._shared_refusal(code, routes[r].id, players)
         return closed
 
     def _closed_by(self, holder: int, seat: int, players: int) -> str | None:
@@ -80,35 +87,31 @@ class ParallelRoutes(Plugin):
                 closing = (code, other)
         if closing is None:
             return None
-        return {route.index: _refusal(closing[0], game.board.routes[closing[1]].id, players)}
+        return {route.index: self._shared_refusal(closing[0], game.board.routes[closing[1]].id, players)}
 
     def _closes(self, board) -> list[tuple[tuple[int, Refusal], ...] | None]:
         # by route index, what owning the route closes (R-PAR-1): each parallel, with the refusal
         # (None for a route without parallels: asking ``is None`` is cheaper than a tuple's truth);
-        # asked at every listing, a fact of the board this instance serves, and a list is read
-        # without a call
-        try:
-            return self._kept_closes
-        except AttributeError:
-            self._kept_closes = [tuple((other, _refusal(OWN_PARALLEL, r.id, 0)) for other in r.parallel) or None
-                                 for r in board.routes]
-            return self._kept_closes
+        # a fact of the board this instance serves
+        if self._closes_by_route is None:
+            self._closes_by_route = [
+                tuple((other, self._shared_refusal(OWN_PARALLEL, r.id, 0)) for other in r.parallel) or None
+                for r in board.routes
+            ]
+        return self._closes_by_route
 
-
-# Refusals are frozen values: every game shares them (closures are asked at every turn).
-_REFUSALS: dict[tuple[str, str, int], Refusal] = {}
+    def _shared_refusal(self, code: str, route_id: str, players: int) -> Refusal:
+        """The refusal ``_refusal`` makes, one object for every game of the ruleset (``_refusals``)."""
+        kept = self._refusals.get((code, route_id, players))
+        if kept is None:
+            kept = self._refusals[(code, route_id, players)] = _refusal(code, route_id, players)
+        return kept
 
 
 def _refusal(code: str, route_id: str, players: int) -> Refusal:
-    refusal = _REFUSALS.get((code, route_id, players))
-    if refusal is None:
-        if code == OWN_PARALLEL:
-            refusal = Refusal(OWN_PARALLEL, f"you own the parallel route {route_id} (R-PAR-1)")
-        else:
-            refusal = Refusal(
-                CLOSED_PARALLEL,
-                f"the parallel route {route_id} is taken, and with {players} players the others close (R-PAR-2)",
-            )
-        if len(_REFUSALS) < 10_000:
-            _REFUSALS[(code, route_id, players)] = refusal
-    return refusal
+    if code == OWN_PARALLEL:
+        return Refusal(OWN_PARALLEL, f"you own the parallel route {route_id} (R-PAR-1)")
+    return Refusal(
+        CLOSED_PARALLEL,
+        f"the parallel route {route_id} is taken, and with {players} players the others close (R-PAR-2)",
+    )

@@ -8,12 +8,14 @@ answer is the table ``ttr_route_score`` is asked with.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import attrs
 
 from ttr_core.plugin import Plugin, hookimpl
 
 #: The standard table (usa). Lengths beyond the table are a map error unless ``per_car_beyond`` is set.
-STANDARD = {"1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15}
+STANDARD = MappingProxyType({"1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15})
 
 #: The longest route any map may have when ``per_car_beyond`` makes the table open-ended.
 LONGEST_ROUTE = 99

@@ -22,6 +22,7 @@ station's city and the route it borrowed, or None. It also answers the winner pl
 from __future__ import annotations
 
 import itertools
+from types import MappingProxyType
 from typing import ClassVar, Literal
 
 import attrs
@@ -33,7 +34,7 @@ from ttr_core.plugin import (
 
 NAME = "stations"
 BONUS = "unused-stations"
-_COLOR_ID = {c: i for i, c in enumerate(COLORS)}
+_COLOR_ID = MappingProxyType({c: i for i, c in enumerate(COLORS)})
 
 
 @attrs.frozen
@@ -63,22 +64,6 @@ class StationsState:
 
     built: dict[int, int]
     cities: dict[int, list[str]]
-
-
-# Actions are immutable values: the legal-action lists of every game share them, by city and payment.
-_BUILDS: dict[tuple[str, tuple[tuple[int, int], ...]], tuple[BuildStation, ...]] = {}
-_BUILDS_LIMIT = 50_000
-
-
-def _stations(city: str, paid: tuple[tuple[int, int], ...]) -> tuple[BuildStation, ...]:
-    """The station in ``city`` paid each way of ``paid``, ``(colour id or -1, locomotives)``."""
-    key = (city, paid)
-    builds = _BUILDS.get(key)
-    if builds is None:
-        if len(_BUILDS) >= _BUILDS_LIMIT:
-            _BUILDS.clear()
-        builds = _BUILDS[key] = tuple(BuildStation(city, COLORS[c] if c >= 0 else None, n) for c, n in paid)
-    return builds
 
 
 def _payments(colors, hand: list[int], nl: int, cost: int) -> tuple[tuple[int, int], ...]:
@@ -111,6 +96,11 @@ class Stations(Plugin):
         def __attrs_post_init__(self):
             if len(self.costs) < self.count:
                 raise ValueError(f"costs: {self.count} stations need {self.count} costs, got {self.costs}")
+
+    def __init__(self, config=None):
+        super().__init__(config)
+        #: a station in every city paid every way, made at the first listing (``_stations_by_payment``)
+        self._stations_paid: dict[tuple[int, int], tuple[BuildStation, ...]] | None = None
 
     # --- setup ------------------------------------------------------------------------------
 
@@ -156,35 +146,35 @@ class Stations(Plugin):
         hand = game.state.players[seat].hand
         nl = hand[game.cards.locomotive]
         taken = {c for cities in state.cities.values() for c in cities}
+        columns = self._stations_paid or self._stations_by_payment(game.board)
         if self.config.first_card == "route-color" and built == 0:
             # only a first station paid in its city's route colours (R-STA-2, ussr) depends on the city
             out: list[BuildStation] = []
-            for city in game.board.cities:
+            for i, city in enumerate(game.board.cities):
                 if city.name not in taken:
-                    out += _stations(city.name, _payments(self._paying_colors(game, seat, city.name), hand, nl, cost))
+                    paid = _payments(self._paying_colors(game, seat, city.name), hand, nl, cost)
+                    out += [columns[payment][i] for payment in paid]
             return out
         paid = _payments(range(len(COLORS)), hand, nl, cost)
         if not paid:
             return []
         # the same payments in every free city: the columns of stations paid each way, read city by city
-        columns = self._everywhere(game.board)
         rows = zip(*[columns[payment] for payment in paid])
         if taken:
             rows = itertools.compress(rows, [city.name not in taken for city in game.board.cities])
         return list(itertools.chain.from_iterable(rows))
 
-    def _everywhere(self, board) -> dict[tuple[int, int], tuple[BuildStation, ...]]:
+    def _stations_by_payment(self, board) -> dict[tuple[int, int], tuple[BuildStation, ...]]:
         """By payment ``(colour id or -1, locomotives)``: a station in every city of the map, in map
-        order, paid that way. Built once per ruleset (this instance serves one map)."""
-        try:
-            return self._columns
-        except AttributeError:
-            self._columns = {
+        order, paid that way. Made once per ruleset (this instance serves one map); actions are
+        immutable values, so every listing of its games shares them."""
+        if self._stations_paid is None:
+            self._stations_paid = {
                 (c, n): tuple(BuildStation(city.name, COLORS[c] if c >= 0 else None, n) for city in board.cities)
                 for c in range(-1, len(COLORS))
                 for n in range(max(self.config.costs, default=0) + 1)
             }
-            return self._columns
+        return self._stations_paid
 
     def check(self, game, seat, action: BuildStation) -> None:
         if not isinstance(action.city, str) or action.city not in game.board.city_index:
@@ -424,9 +414,9 @@ def borrow_groups(game, seat: int, cities: list[str]) -> list[tuple[str, list[in
     useful: set[tuple[int, int]] = set()  # (station, far component)
     path: list[tuple[int, int]] = []
 
-    def walk(node: int, goal: int, used_stations: int, visited: set[int]) -> None:
+    def walk(node: int, goal: int, used_stations: set[int], visited: set[int]) -> None:
         for s, other in adjacent[node]:
-            if used_stations >> s & 1 or other in visited:
+            if s in used_stations or other in visited:
                 continue
             home_side_far = other if other in edges[s] else node  # the edge's far end names it
             path.append((s, home_side_far))
@@ -434,12 +424,14 @@ def borrow_groups(game, seat: int, cities: list[str]) -> list[tuple[str, list[in
                 useful.update(path)
             else:
                 visited.add(other)
-                walk(other, goal, used_stations | 1 << s, visited)
+                used_stations.add(s)
+                walk(other, goal, used_stations, visited)
+                used_stations.discard(s)
                 visited.discard(other)
             path.pop()
 
     for a, b in open_ends:
-        walk(a, b, 0, {a})
+        walk(a, b, set(), {a})
 
     return [
         (name, sorted(r for far, r in by_far.items() if (s, far) in useful))

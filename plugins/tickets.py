@@ -9,7 +9,6 @@ capability ``tickets``: ``ttr_ticket_deal`` (how many are dealt and kept, answer
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Literal, Protocol
@@ -120,6 +119,11 @@ class Tickets(Plugin):
     provides = ("tickets",)
     deterministic = True
 
+    def __init__(self, config=None):
+        super().__init__(config)
+        #: ``_keep_choices`` of each offer's kinds and keep rule: a few of them, asked at every offer
+        self._keep_choices_by_offer: dict[tuple[tuple[str, ...], tuple[tuple[str, int], ...]], tuple[tuple[int, ...], ...]] = {}
+
     @hookimpl
     def ttr_addhooks(self, pluginmanager):
         pluginmanager.add_hookspecs(TicketHooks)
@@ -148,7 +152,10 @@ class Tickets(Plugin):
         decision = game.state.players[seat].decision
         deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
         tickets = [game.board.tickets[t] for t in decision.offered]
-        combos = _keep_choices(tuple(t.kind for t in tickets), tuple(sorted(deal.keep.items())))
+        offer = (tuple(t.kind for t in tickets), tuple(sorted(deal.keep.items())))
+        combos = self._keep_choices_by_offer.get(offer)
+        if combos is None:
+            combos = self._keep_choices_by_offer[offer] = _keep_choices(*offer)
         ids = [t.id for t in tickets]
         return [KeepTickets(tuple(map(ids.__getitem__, combo))) for combo in combos]
 
@@ -245,10 +252,9 @@ def take_tickets(game, deal: dict[str, int]) -> list[int]:
     return taken
 
 
-@functools.lru_cache(maxsize=1024)
 def _keep_choices(kinds: tuple[str, ...], keep: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], ...]:
     """Which tickets of an offer of ``kinds`` may be kept under the ``keep`` rule, as positions in
-    the offer, the most first: a few kinds and rules, asked at every offer."""
+    the offer, the most first."""
     return tuple(
         combo
         for n in range(len(kinds), 0, -1)

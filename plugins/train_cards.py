@@ -77,26 +77,9 @@ def _forbidden(game, seat: int, slot: int, card: int) -> str | None:
     return next((a for a in refusals if isinstance(a, str)), "a rule of this variant forbids it")
 
 
-def _draw(slot: int | None) -> DrawCard:
-    # Draw actions are immutable values: every legal-action list shares the same few.
-    action = _DRAWS.get(slot)
-    if action is None:
-        action = _DRAWS[slot] = DrawCard(slot)
-    return action
-
-
-_DRAWS: dict[int | None, DrawCard] = {}
-_ROW_DRAWS: dict[int, tuple[DrawCard, ...]] = {}
-_BLIND = _draw(None)
-_SECOND_CARD = SecondCard()  # decisions are frozen values too
-
-
-def _row_draws(size: int) -> tuple[DrawCard, ...]:
-    """A draw from each slot of an open row of ``size`` cards."""
-    draws = _ROW_DRAWS.get(size)
-    if draws is None:
-        draws = _ROW_DRAWS[size] = tuple(_draw(slot) for slot in range(size))
-    return draws
+# Draw actions and decisions are immutable values: every legal-action list shares the same few.
+_BLIND = DrawCard(None)
+_SECOND_CARD = SecondCard()
 
 
 class TrainCards(Plugin):
@@ -110,6 +93,14 @@ class TrainCards(Plugin):
         starting_hand: int = 4
         #: R-DRAW-2: a face-up locomotive taken first ends the draw and may not be the second card
         face_up_locomotive_ends_draw: bool = True
+
+    def __init__(self, config=None):
+        super().__init__(config)
+        #: a draw from each slot of an open row, by the row's size (``_row_draws``)
+        self._draws_by_row_size: dict[int, tuple[DrawCard, ...]] = {}
+        #: does any plugin forbid some face-up cards? Asked once per ruleset (this instance serves its
+        #: games; None until then): most variants have none, and the hook would be called per slot per turn
+        self._restricted: bool | None = None
 
     @hookimpl
     def ttr_addhooks(self, pluginmanager):
@@ -151,19 +142,23 @@ class TrainCards(Plugin):
         restricted = self._restricted
         if restricted is None:
             restricted = self._row_restricted(game)
+        draws = self._draws_by_row_size.get(len(row))
+        if draws is None:
+            draws = self._row_draws(len(row))
         if not restricted and -1 not in row and not (no_loco and loco in row):
             # most turns: every face-up card may be taken
-            out += _ROW_DRAWS.get(len(row)) or _row_draws(len(row))
+            out += draws
             return out
         for slot, card in enumerate(row):
             if card >= 0 and not (no_loco and card == loco):
                 if not restricted or _forbidden(game, seat, slot, card) is None:
-                    out.append(_draw(slot))
+                    out.append(draws[slot])
         return out
 
-    #: does any plugin forbid some face-up cards? Asked once per ruleset (this instance serves its
-    #: games; None until then): most variants have none, and the hook would be called per slot per turn
-    _restricted: bool | None = None
+    def _row_draws(self, size: int) -> tuple[DrawCard, ...]:
+        """A draw from each slot of an open row of ``size`` cards, kept in ``_draws_by_row_size``."""
+        draws = self._draws_by_row_size[size] = tuple(DrawCard(slot) for slot in range(size))
+        return draws
 
     def _row_restricted(self, game) -> bool:
         if self._restricted is None:

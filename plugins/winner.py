@@ -10,12 +10,14 @@ is checked.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import attrs
 
 from ttr_core.plugin import GameAPI, Plugin, PlayerScore, Winners, hookimpl, hookspec
 
 #: the tie-breakers this plugin knows itself: a key per player, higher is better
-OWN_BREAKERS = {"tickets": lambda game, s: len(s.tickets_completed)}
+OWN_BREAKERS = MappingProxyType({"tickets": lambda game, s: len(s.tickets_completed)})
 
 
 class WinnerHooks:
