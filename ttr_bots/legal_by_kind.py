@@ -74,8 +74,8 @@ class KindHandlers:
         return found
 
 
-#: the listing of a kind that no rule offers now: a constant, made listed (empty), so nothing ever
-#: changes it
+#: the listing of a kind that no rule offers now: one constant, listed already (empty), that
+#: nothing changes
 _NOTHING = Listing(None, ())
 
 

@@ -71,7 +71,8 @@ class RouteValueBot(TicketBot):
     def __init__(self, seed: int, seat: int):
         super().__init__(seed, seat)
         self.rng = random.Random(f"route-value-bot:{seed}:{seat}")
-        # the route weights by length, from the route points of a ruleset, and that ruleset's memo
+        # the memo of the ruleset the route weights were made for, and the weights by length (from
+        # that ruleset's route points)
         self._weights_of: tuple[RulesMemo | None, dict[int, float]] = (None, {})
         self._owners_checked = -1  # the owners' version the plan was last checked against
 

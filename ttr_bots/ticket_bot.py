@@ -200,9 +200,9 @@ class Claims(Listing):
     """The seat's legal claims at its turn: all of them, listed on first use (a :class:`Listing`),
     or only those of a few routes (:meth:`of_routes`), which is what most turns need.
 
-    ``actions``: the claim actions built before, by class, route, colour and locomotives, which
-    the claims built now join (a bot keeps them from turn to turn: actions are immutable values,
-    and the same payments come back turn after turn)."""
+    ``actions``: the claim actions built on earlier turns, by class, route, colour and
+    locomotives, reused and added to (a bot keeps them from turn to turn: actions are immutable
+    values, and the same payments come back turn after turn)."""
 
     __slots__ = ("_by_kind", "_seen", "_closed", "_of_route", "_actions", "build", "built")
 
