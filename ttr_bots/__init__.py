@@ -32,7 +32,8 @@ from ttr_core.variant import Ruleset
 #: the entry-point group bots are declared in
 GROUP = "ttr.bots"
 
-#: bots enabled in-process by ``local_bots`` (tests, a bot not packaged yet)
+#: the registry of bots enabled in-process by ``local_bots`` (tests, a bot not packaged yet), by
+#: name; the process's only bot state besides the classes of installed bots (``_installed_class``)
 _LOCAL: dict[str, type[Bot]] = {}
 
 
@@ -50,7 +51,10 @@ class Bot(Protocol):
     A bot never uses ``game.rng``: drawing from it would change the deck. It seeds its own
     generator from ``(seed, seat)`` (``random.Random(f"my-bot:{seed}:{seat}")``), so that a bot
     game is reproducible from its seed alone. One instance plays one seat of one game, so it may
-    remember what it learnt during that game on itself.
+    remember what it learnt during that game on itself. What it works out to save time lives on
+    the instance too, never in a module: keyed by what it was made from (the board, the ruleset,
+    kept as references, never an ``id()``), it stays right when the game is asked about through
+    another object (a server loads a game again between moves).
 
     ``name`` is the name the bot is installed under (its entry point's name).
     """
@@ -128,6 +132,8 @@ def _unknown(wanted: Sequence[str]) -> str:
 
 @functools.cache
 def _installed_class(name: str) -> type[Bot]:
+    """The class installed under ``name``: the registry of installed bots, each entry point loaded
+    once per process (the installed packages do not change while it runs)."""
     eps = available()
     if name not in eps:
         raise UnknownBot(_unknown([name]))

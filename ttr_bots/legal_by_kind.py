@@ -47,26 +47,35 @@ class Listing(Sequence):
         return f"Listing({self._items!r})" if self._items is not None else "Listing(<not listed yet>)"
 
 
-#: handlers by kind, by registry (kept by identity) and the kinds wanted (None: those that may start a turn)
-_HANDLERS: dict[tuple[int, tuple[str, ...] | None], tuple[Any, dict[str, Any]]] = {}
+class KindHandlers:
+    """The handlers of one ruleset's action kinds, by kind: ``turn_openers`` those of the kinds
+    that may start a turn (fallbacks aside), :meth:`answering` those of the kinds a decision
+    allows. A ruleset's registry serves all its games and never changes once filled, so a bot
+    keeps the one of the registry it plays with (:meth:`of`) instead of looking them up at every
+    decision."""
+
+    __slots__ = ("registry", "turn_openers", "_answering")
+
+    def __init__(self, registry: Any):
+        self.registry = registry
+        self.turn_openers: dict[str, Any] = {r.cls.kind: r.handler for r in registry if r.starts_turn and not r.fallback}
+        self._answering: dict[tuple[str, ...], dict[str, Any]] = {}  # by the kinds allowed
+
+    @classmethod
+    def of(cls, registry: Any, kept: KindHandlers | None) -> KindHandlers:
+        """``kept`` if it was made for ``registry`` (the same object), else the handlers of ``registry``."""
+        return kept if kept is not None and kept.registry is registry else cls(registry)
+
+    def answering(self, kinds: tuple[str, ...]) -> dict[str, Any]:
+        """The handlers of ``kinds``."""
+        found = self._answering.get(kinds)
+        if found is None:
+            found = self._answering[kinds] = {r.cls.kind: r.handler for r in self.registry if r.cls.kind in kinds}
+        return found
 
 
-def _handlers(registry: Any, kinds: tuple[str, ...] | None) -> dict[str, Any]:
-    """The handlers of ``kinds``, or of the kinds that may start a turn; a ruleset's registry
-    serves all its games, so they are looked up once."""
-    got = _HANDLERS.get((id(registry), kinds))
-    if got is None or got[0] is not registry:
-        if kinds is None:
-            handlers = {r.cls.kind: r.handler for r in registry if r.starts_turn and not r.fallback}
-        else:
-            handlers = {r.cls.kind: r.handler for r in registry if r.cls.kind in kinds}
-        got = _HANDLERS[(id(registry), kinds)] = (registry, handlers)
-        if len(_HANDLERS) > 64:
-            _HANDLERS.pop(next(iter(_HANDLERS)))
-    return got[1]
-
-
-#: the listing of a kind that no rule offers now (shared: nobody changes a listing's actions)
+#: the listing of a kind that no rule offers now: one constant, listed already (empty), that
+#: nothing changes
 _NOTHING = Listing(None, ())
 
 
@@ -84,16 +93,18 @@ class LegalByKind:
         self.everything = Listing(partial(game.legal_actions, seat))
 
     @classmethod
-    def at_turn_start(cls, game: Any, seat: int) -> LegalByKind:
+    def at_turn_start(cls, game: Any, seat: int, handlers: KindHandlers | None = None) -> LegalByKind:
         """For ``seat`` starting its turn (no decision pending): the kinds that may start a turn.
         A ruleset's fallback actions (passing, R-TURN-2) are then only in ``everything``, as they
-        are legal only when nothing else is."""
-        return cls(game, seat, _handlers(game.registry, None))
+        are legal only when nothing else is. ``handlers``: those of ``game.registry``, if the
+        caller keeps them."""
+        return cls(game, seat, KindHandlers.of(game.registry, handlers).turn_openers)
 
     @classmethod
-    def answering(cls, game: Any, seat: int, allowed: Collection[str]) -> LegalByKind:
-        """For ``seat`` with a decision pending that the kinds ``allowed`` answer."""
-        return cls(game, seat, _handlers(game.registry, tuple(allowed)))
+    def answering(cls, game: Any, seat: int, allowed: Collection[str], handlers: KindHandlers | None = None) -> LegalByKind:
+        """For ``seat`` with a decision pending that the kinds ``allowed`` answer (``handlers`` as
+        for :meth:`at_turn_start`)."""
+        return cls(game, seat, KindHandlers.of(game.registry, handlers).answering(tuple(allowed)))
 
     def get(self, kind: str, default: Any = None) -> Listing:
         """The actions of ``kind``, listed on first use; an empty listing stands for ``default``."""

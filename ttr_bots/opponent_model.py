@@ -23,8 +23,8 @@ import math
 from collections.abc import Mapping, Sequence
 from heapq import heappop, heappush
 
-from ttr_core.board import Board
-from ttr_bots.route_graph import board_index, pair
+from ttr_core.board import Board, Route
+from ttr_bots.route_graph import BoardIndex, pair
 
 #: a ticket's weight grows by e for every ``1 / SAVING_WEIGHT`` trains the seat's routes save on
 #: it, and by e ** SHARE_WEIGHT if they join it whole (in proportion to the share they save). Fitted
@@ -88,12 +88,15 @@ def likely_tickets(weights: Mapping[int, float], count: int) -> list[int]:
     return sorted(weights, key=lambda t: (-weights[t], t))[:count]
 
 
-def route_needs(board: Board, owner: Mapping[int, int], seat: int, tickets: Sequence[int], twins_open: bool) -> dict[int, float]:
+def route_needs(board: Board, owner: Mapping[int, int], seat: int, tickets: Sequence[int], twins_open: bool,
+                index: BoardIndex | None = None) -> dict[int, float]:
     """For each free route on the shortest connection of one of ``seat``'s ``tickets`` not yet
     joined, what ``seat`` would lose if another player took it: the trains of the detour, or the
     ticket's points twice (it then counts against, R-SCORE-2) if nothing else joins its cities.
     ``twins_open``: whether parallel routes stay open once one is taken (R-PAR-2: in usa, with 4
-    players or more); a route with a free twin then costs it nothing (it takes the twin)."""
+    players or more); a route with a free twin then costs it nothing (it takes the twin).
+    ``index``: the board's index, if the caller keeps one."""
+    between = (BoardIndex(board) if index is None else index).between
     adj = _seat_graph(board, owner, seat, frozenset())
     needs: dict[int, float] = {}
     for t in tickets:
@@ -101,7 +104,7 @@ def route_needs(board: Board, owner: Mapping[int, int], seat: int, tickets: Sequ
         dist, pred = _dijkstra_pred(adj, ticket.ai)
         if dist[ticket.bi] in (0.0, _FAR):
             continue
-        for r in _path_routes(board, owner, seat, pred, ticket.bi):
+        for r in _path_routes(between, owner, seat, pred, ticket.bi):
             if twins_open and _free_twin(board, owner, r):
                 continue
             closed = frozenset([r]) if twins_open else frozenset([r, *board.routes[r].parallel])
@@ -144,10 +147,10 @@ def _dijkstra_pred(adj: list[list[tuple[int, float]]], source: int) -> tuple[lis
     return dist, pred
 
 
-def _path_routes(board: Board, owner: Mapping[int, int], seat: int, pred: list[int], target: int) -> list[int]:
+def _path_routes(between: Mapping[tuple[int, int], Sequence[Route]], owner: Mapping[int, int], seat: int,
+                 pred: list[int], target: int) -> list[int]:
     """The free routes along ``seat``'s path ending at ``target`` (the shortest free one of each
-    step that ``seat`` has not joined already)."""
-    between = board_index(board).between
+    step that ``seat`` has not joined already; ``between``: the board's routes by cities)."""
     out, v = [], target
     while pred[v] >= 0:
         u = pred[v]

@@ -36,9 +36,8 @@ class RouteGraph:
             self._alone.clear()
 
     def path_alone(self, source: int, target: int) -> tuple[int, list[int]] | None:
-        """``shortest_path`` with no edge chosen yet, kept while the graph stands (a graph shared by
-        many plans, such as a board's before anyone claims, is searched for the same tickets again
-        and again)."""
+        """``shortest_path`` with no edge chosen yet, kept while the graph stands (the options of a
+        decision are planned on one graph, and search it for the same tickets again and again)."""
         key = (source, target)
         found = self._alone.get(key, False)
         if found is False:
@@ -121,44 +120,47 @@ def _path(forward: dict[int, int | None], backward: dict[int, int | None], meet:
     return path
 
 
-# --- a board's routes by city pair, computed once per board ---------------------------------
+# --- a board's routes by city pair ------------------------------------------------------------
 
 
 class BoardIndex:
     """A board's routes looked up by cities: ``between[(u, v)]`` (``u < v``) the routes joining
-    two cities, ``pair_of[route id]`` and ``pair_at[route index]`` the cities a route joins,
-    ``at[city]`` the routes of a city, ``edges`` every route as ``(index, city, city, length)``."""
+    two cities, ``pair_at[route index]`` the cities a route joins, ``edges`` every route as
+    ``(index, city, city, length)``, ``at[city]`` the routes of a city (made when first asked
+    for: only stations ask).
 
-    __slots__ = ("board", "between", "pair_of", "pair_at", "at", "edges")
+    Made once for a board by whoever plans on it and kept beside it, the board itself as the key
+    (a bot keeps the index of the board it plays on, ``TicketBot.board_index``); a copy of its
+    keeper (``copy.deepcopy``) shares it, as nothing changes it once made."""
+
+    __slots__ = ("board", "between", "pair_at", "edges", "_at")
 
     def __init__(self, board: Board):
         self.board = board
-        between: dict[tuple[int, int], list[Route]] = {}
-        at: list[list[Route]] = [[] for _ in board.cities]
-        for r in board.routes:
-            between.setdefault(pair(r.ai, r.bi), []).append(r)
-            at[r.ai].append(r)
-            if r.bi != r.ai:
-                at[r.bi].append(r)
-        self.between: dict[tuple[int, int], tuple[Route, ...]] = {k: tuple(v) for k, v in between.items()}
-        self.pair_of: dict[str, tuple[int, int]] = {r.id: pair(r.ai, r.bi) for r in board.routes}
-        self.pair_at: tuple[tuple[int, int], ...] = tuple(pair(r.ai, r.bi) for r in board.routes)
-        self.at: tuple[tuple[Route, ...], ...] = tuple(tuple(rs) for rs in at)
-        self.edges: tuple[tuple[int, int, int, int], ...] = tuple((r.index, r.ai, r.bi, r.length) for r in board.routes)
+        routes = board.routes
+        self.pair_at: tuple[tuple[int, int], ...] = tuple([(r.ai, r.bi) if r.ai < r.bi else (r.bi, r.ai) for r in routes])
+        between: dict[tuple[int, int], tuple[Route, ...]] = {}
+        for r, cities in zip(routes, self.pair_at):
+            joining = between.get(cities)
+            between[cities] = (r,) if joining is None else (*joining, r)
+        self.between = between
+        self.edges: tuple[tuple[int, int, int, int], ...] = tuple([(r.index, r.ai, r.bi, r.length) for r in routes])
+        self._at: tuple[tuple[Route, ...], ...] | None = None
 
+    @property
+    def at(self) -> tuple[tuple[Route, ...], ...]:
+        """The routes of each city, by city index."""
+        if self._at is None:
+            at: list[list[Route]] = [[] for _ in self.board.cities]
+            for r in self.board.routes:
+                at[r.ai].append(r)
+                if r.bi != r.ai:
+                    at[r.bi].append(r)
+            self._at = tuple(map(tuple, at))
+        return self._at
 
-_INDEXES: dict[int, BoardIndex] = {}
-
-
-def board_index(board: Board) -> BoardIndex:
-    """The index of ``board``, built once (kept by identity: boards are loaded once per variant and
-    shared by every game; a few boards of positions set up by hand come and go)."""
-    got = _INDEXES.get(id(board))
-    if got is None or got.board is not board:
-        got = _INDEXES[id(board)] = BoardIndex(board)
-        if len(_INDEXES) > 32:
-            _INDEXES.pop(next(iter(_INDEXES)))
-    return got
+    def __deepcopy__(self, memo: dict) -> BoardIndex:
+        return self
 
 
 def pair(u: int, v: int) -> tuple[int, int]:

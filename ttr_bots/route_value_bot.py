@@ -41,9 +41,9 @@ from itertools import permutations
 
 from ttr_core.board import Board
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
-from ttr_bots.route_graph import RouteGraph, board_index, pair, shortest_path
+from ttr_bots.route_graph import BoardIndex, RouteGraph, pair, shortest_path
 from ttr_bots.ticket_bot import (
-    Plan, Searches, Seen, TicketBot, build_graph, plan_tickets, still_valid, time_budget,
+    Plan, RulesMemo, Searches, Seen, TicketBot, build_graph, plan_tickets, still_valid, time_budget,
 )
 
 #: what a route weighs for its turn to claim, in trains
@@ -71,19 +71,22 @@ class RouteValueBot(TicketBot):
     def __init__(self, seed: int, seat: int):
         super().__init__(seed, seat)
         self.rng = random.Random(f"route-value-bot:{seed}:{seat}")
-        self._weights: dict[int, float] | None = None  # by route length, from the rules' route points
+        # the memo of the ruleset the route weights were made for, and the weights by length (from
+        # that ruleset's route points)
+        self._weights_of: tuple[RulesMemo | None, dict[int, float]] = (None, {})
         self._owners_checked = -1  # the owners' version the plan was last checked against
 
     def choose(self, game, seat: int):
-        if self._weights is None:
+        rules = self.rules_memo(game, seat)
+        if self._weights_of[0] is not rules:
             lengths = {r.length for r in game.board.routes}
-            self._weights = {n: route_weight(n, game.route_points(n)) for n in lengths}
+            self._weights_of = (rules, {n: route_weight(n, game.route_points(n)) for n in lengths})
         return super().choose(game, seat)
 
     def _graph_for(self, board, seen) -> RouteGraph:
         key = (self._owner_version, seen.trains, len(self._blocked), seen.my_stations)
         if key != self._graph_key:
-            self._graph = weighted_graph(board, seen, self._blocked, self._weights)
+            self._graph = weighted_graph(board, seen, self._blocked, self._weights_of[1], self.board_index(board))
             self._graph_key = key
         return self._graph
 
@@ -113,7 +116,7 @@ class RouteValueBot(TicketBot):
             if self._owner_version != self._owners_checked:
                 self._free = None  # routes changed hands: the plan's free routes are worked out again
                 self._owners_checked = self._owner_version
-            kept = still_valid(board, seen, self._plan, self._blocked)
+            kept = still_valid(self.board_index(board), seen, self._plan, self._blocked)
             if kept is not None:
                 self._plan = kept
                 return kept
@@ -162,11 +165,11 @@ def route_weight(length: int, points: int) -> float:
     return length + TURN_WEIGHT - (points - length) * POINTS_WEIGHT
 
 
-def weighted_graph(board, seen, blocked, weights: dict[int, float]) -> RouteGraph:
+def weighted_graph(board, seen, blocked, weights: dict[int, float], index: BoardIndex | None = None) -> RouteGraph:
     """The ticket bot's graph (:func:`ttr_bots.ticket_bot.build_graph`: its own routes at 0, the
     free routes it could claim, between two cities the cheapest) with free routes weighed by
-    ``weights`` (by length) instead of their length."""
-    return build_graph(board, seen, blocked, weights)
+    ``weights`` (by length) instead of their length (``index``: the board's, if kept)."""
+    return build_graph(board, seen, blocked, weights, index)
 
 
 def plan_score(board: Board, plan: Plan) -> float:

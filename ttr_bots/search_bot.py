@@ -197,7 +197,7 @@ class SearchBot:
         loss: dict[int, float] = {}
         for s, w in weights.items():
             likely = likely_tickets({t: x for t, x in w.items() if t not in mine}, view["players"][s]["tickets"])
-            for r, lost in route_needs(board, owner, s, likely, len(view["players"]) >= 4).items():
+            for r, lost in route_needs(board, owner, s, likely, len(view["players"]) >= 4, self.base.board_index(board)).items():
                 loss[r] = loss.get(r, 0.0) + lost
         wanted = {board.routes[r].id for r, lost in loss.items() if lost >= BLOCK_LOSS}
         blocks = _longest_claims(game, view, [c for c in claims if c.route in wanted], len(wanted))
@@ -245,6 +245,10 @@ class SearchBot:
         sim = world.clone()
         sim.apply(seat, first)
         bots = [(self.policy if s == seat else self.others)(bots_seed, s) for s in range(len(sim.state.players))]
+        index, rules = self.base.board_index(sim.board), self.base.rules_memo(sim, seat)
+        for bot in bots:
+            if isinstance(bot, TicketBot):
+                bot.start_from(index, rules)
         for _ in range(MAX_ACTIONS):
             if sim.over:
                 break

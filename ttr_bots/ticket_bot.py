@@ -35,6 +35,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence, Sized
 from functools import partial
 from itertools import compress
 from operator import ne
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -44,8 +45,8 @@ from ttr_core.board import Board, Route
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
 from ttr_core.errors import IllegalAction
 from ttr_core.network import DisjointSets
-from ttr_bots.legal_by_kind import LegalByKind, Listing
-from ttr_bots.route_graph import RouteGraph, board_index, pair as _pair, shortest_path
+from ttr_bots.legal_by_kind import KindHandlers, LegalByKind, Listing
+from ttr_bots.route_graph import BoardIndex, RouteGraph, pair as _pair, shortest_path
 
 #: A station edge's weight in the planner: a station uses no trains but costs cards and 4 points.
 STATION_WEIGHT = 3
@@ -117,7 +118,7 @@ def read_view(view: Mapping[str, Any], board: Board, owner: Mapping[int, int] | 
     )
 
 
-_NO_STATIONS: Mapping[str, Any] = {"cities": (), "left": 0}
+_NO_STATIONS: Mapping[str, Any] = MappingProxyType({"cities": (), "left": 0})
 _COLOR_CARDS = len(COLORS)
 _NO_CITIES: frozenset[str] = frozenset()
 
@@ -128,64 +129,68 @@ def read_game(game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapp
     row, how many tickets are left, the final round) and the seat's own hand, tickets and
     decision; nothing of another seat's hand or tickets, nor of the decks' order. ``owner``: the
     route owners by route index; ``stations``: the view's ``rules.stations``, if the variant has
-    stations."""
-    st = game.state
-    players, names = st.players, game.cards.names
-    me = players[seat]
-    hand = me.hand
-    fewest = None  # the fewest trains of the other players still in the game
-    for p in players:
-        if p is not me and (fewest is None or p.trains < fewest) and not p.resigned:
-            fewest = p.trains
-    if stations:
-        mine = stations[seat] if seat < len(stations) else _NO_STATIONS
-        left, cities, anyone = mine["left"], tuple(mine["cities"]), frozenset([c for s in stations for c in s["cities"]])
-    else:
-        left, cities, anyone = 0, (), _NO_CITIES
-    return Seen(
-        seat,
-        owner,
-        dict(compress(zip(names, hand), hand)),  # the held cards by name (card ids index the names): a new dict
-        tuple(me.tickets),
-        me.trains,
-        left,
-        cities,
-        anyone,
-        st.final_round is not None,
-        99 if fewest is None else fewest,
-        len(st.ticket_deck),
-        None if me.decision is None else _private(me.decision),
-        tuple(map(_names_or_none(names).__getitem__, st.open_row)),  # -1, an empty slot: None
-        max(hand[:_COLOR_CARDS]),  # card ids: the colours first
-    )
+    stations. (A bot reading at every decision keeps a :class:`SeatReader`.)"""
+    return SeatReader().read(game, seat, owner, stations)
 
 
-#: the last decision read and what its player sees of it, replaced at once (threads may share it)
-_last_private: tuple[Any, Mapping[str, Any] | None] = (None, None)
+class SeatReader:
+    """:func:`read_game` for one bot, keeping what comes back read after read: the last decision
+    read and what its player sees of it (decisions are frozen values, and the same one, the second
+    card's, is read turn after turn), and the card names by id with None last (what an empty slot,
+    index -1, reads), for the names of the ruleset last read."""
 
+    __slots__ = ("_decision", "_private", "_names", "_names_or_none")
 
-def _private(decision) -> Mapping[str, Any]:
-    """``decision.private()``: decisions are frozen, and the same one (the second card's) is read
-    again and again."""
-    global _last_private
-    last = _last_private
-    if last[0] is not decision:
-        last = _last_private = (decision, decision.private())
-    return last[1]
+    def __init__(self) -> None:
+        self._decision: Any = None
+        self._private: Mapping[str, Any] | None = None
+        self._names: tuple[str, ...] = ()
+        self._names_or_none: tuple[str | None, ...] = (None,)
 
+    def read(self, game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapping[str, Any]] = ()) -> Seen:
+        """:func:`read_game`."""
+        st = game.state
+        players, names = st.players, game.cards.names
+        me = players[seat]
+        hand = me.hand
+        fewest = None  # the fewest trains of the other players still in the game
+        for p in players:
+            if p is not me and (fewest is None or p.trains < fewest) and not p.resigned:
+                fewest = p.trains
+        if stations:
+            mine = stations[seat] if seat < len(stations) else _NO_STATIONS
+            left, cities, anyone = mine["left"], tuple(mine["cities"]), frozenset([c for s in stations for c in s["cities"]])
+        else:
+            left, cities, anyone = 0, (), _NO_CITIES
+        return Seen(
+            seat,
+            owner,
+            dict(compress(zip(names, hand), hand)),  # the held cards by name (card ids index the names): a new dict
+            tuple(me.tickets),
+            me.trains,
+            left,
+            cities,
+            anyone,
+            st.final_round is not None,
+            99 if fewest is None else fewest,
+            len(st.ticket_deck),
+            None if me.decision is None else self.private(me.decision),
+            tuple(map(self.names_or_none(names).__getitem__, st.open_row)),  # -1, an empty slot: None
+            max(hand[:_COLOR_CARDS]),  # card ids: the colours first
+        )
 
-#: the card names last read, and the same with None last (replaced at once, as ``_last_private``)
-_last_names: tuple[tuple[str, ...], tuple[str | None, ...]] = ((), (None,))
+    def private(self, decision) -> Mapping[str, Any]:
+        """``decision.private()``, worked out again only for another decision."""
+        if self._decision is not decision:
+            self._decision, self._private = decision, decision.private()
+        return self._private
 
-
-def _names_or_none(names: tuple[str, ...]) -> tuple[str | None, ...]:
-    """The card names by id, and None last: what index -1 (an empty slot) reads. A ruleset's
-    games share their names (by identity, else compared)."""
-    global _last_names
-    last = _last_names
-    if last[0] is not names and last[0] != names:
-        last = _last_names = (names, (*names, None))
-    return last[1]
+    def names_or_none(self, names: tuple[str, ...]) -> tuple[str | None, ...]:
+        """The card names by id, and None last. A ruleset's games share their names (by
+        identity, else compared)."""
+        if self._names is not names and self._names != names:
+            self._names, self._names_or_none = names, (*names, None)
+        return self._names_or_none
 
 
 # --- claims ----------------------------------------------------------------------------------
@@ -193,13 +198,19 @@ def _names_or_none(names: tuple[str, ...]) -> tuple[str | None, ...]:
 
 class Claims(Listing):
     """The seat's legal claims at its turn: all of them, listed on first use (a :class:`Listing`),
-    or only those of a few routes (:meth:`of_routes`), which is what most turns need."""
+    or only those of a few routes (:meth:`of_routes`), which is what most turns need.
 
-    __slots__ = ("_by_kind", "_seen", "_closed", "_of_route", "build", "built")
+    ``actions``: the claim actions built on earlier turns, by class, route, colour and
+    locomotives, reused and added to (a bot keeps them from turn to turn: actions are immutable
+    values, and the same payments come back turn after turn)."""
 
-    def __init__(self, by_kind: LegalByKind, seen: Seen, build: bool = True):
+    __slots__ = ("_by_kind", "_seen", "_closed", "_of_route", "_actions", "build", "built")
+
+    def __init__(self, by_kind: LegalByKind, seen: Seen, build: bool = True,
+                 actions: dict[tuple, Action] | None = None):
         self._make, self._items = partial(_claims_listed, by_kind), None  # (``Listing.__init__``)
         self._by_kind, self._seen = by_kind, seen
+        self._actions = {} if actions is None else actions
         self._closed: Mapping[int, str] | None = None
         # the claims built so far, by route index: a turn asks for some routes more than once
         # (the suspects of a closed route, then the payable planned ones)
@@ -241,6 +252,7 @@ class Claims(Listing):
         claim = game.registry.action_class("claim-route")
         locos = hand.get(LOCOMOTIVE, 0)
         held_colors = [(c, n) for c, n in zip(COLORS, map(hand.get, COLORS)) if n]
+        actions = self._actions
         for r in routes:
             out = made[r.index] = []
             length = r.length
@@ -248,27 +260,21 @@ class Claims(Listing):
                 continue
             for color, held in held_colors if r.color == GRAY else ((r.color, hand.get(r.color, 0)),):
                 if held and held + locos >= length:
-                    out.append(_claim(claim, r.id, color, length - held if length > held else 0))
+                    out.append(_claim(actions, claim, r.id, color, length - held if length > held else 0))
             if locos >= length:
-                out.append(_claim(claim, r.id, None, length))
+                out.append(_claim(actions, claim, r.id, None, length))
 
 
 def _claims_listed(by_kind: LegalByKind) -> list[Action]:
     return by_kind.get("claim-route").items()
 
 
-#: claims built, by class, route, colour and locomotives: actions are immutable values, and the
-#: same payments come back turn after turn
-_CLAIMS: dict[tuple, Action] = {}
-
-
-def _claim(cls: type[Action], route: str, color: str | None, locomotives: int) -> Action:
+def _claim(actions: dict[tuple, Action], cls: type[Action], route: str, color: str | None, locomotives: int) -> Action:
+    """The claim, from ``actions`` (claims built before, by class, route, colour, locomotives) or new into it."""
     key = (cls, route, color, locomotives)
-    action = _CLAIMS.get(key)
+    action = actions.get(key)
     if action is None:
-        if len(_CLAIMS) >= 20_000:
-            _CLAIMS.clear()
-        action = _CLAIMS[key] = cls(route=route, color=color, locomotives=locomotives)
+        action = actions[key] = cls(route=route, color=color, locomotives=locomotives)
     return action
 
 
@@ -326,8 +332,9 @@ class FreePlanned:
     choices: list[tuple[int, list[Route]]]
 
     @classmethod
-    def of(cls, board: Board, seen: Seen, plan: Plan) -> FreePlanned:
-        between, owner = board_index(board).between, seen.owner
+    def of(cls, index: BoardIndex, seen: Seen, plan: Plan) -> FreePlanned:
+        """The free routes of ``plan`` on the board of ``index``."""
+        between, owner = index.between, seen.owner
         taken = owner.keys()
         groups: list[list[Route]] = []
         routes: list[Route] = []
@@ -359,18 +366,20 @@ Searches = dict[tuple[int, frozenset], "tuple[int, list[int]] | None"]
 
 
 def build_graph(board: Board, seen: Seen, blocked: frozenset[int] | set[int],
-                weights: Mapping[int, float] | None = None) -> RouteGraph:
+                weights: Mapping[int, float] | None = None, index: BoardIndex | None = None) -> RouteGraph:
     """Cities joined by the seat's own routes (weight 0) and the free routes it could still claim
     (weight = length, or ``weights[length]`` where given); between two cities, the cheapest. Routes
-    of other players are left out."""
+    of other players are left out. ``index``: the board's index, if the caller keeps one."""
+    if index is None:
+        index = BoardIndex(board)
     g = RouteGraph(len(board.cities))
     adj = g.adj
     owner, seat, trains = seen.owner, seen.seat, seen.trains
-    for index, a, b, length in board_index(board).edges:  # (``g.set_edge``, written out)
-        who = owner.get(index, -1)
+    for route, a, b, length in index.edges:  # (``g.set_edge``, written out)
+        who = owner.get(route, -1)
         if who == seat:
             w = 0
-        elif who >= 0 or index in blocked or length > trains:
+        elif who >= 0 or route in blocked or length > trains:
             continue
         else:
             w = length if weights is None else weights[length]
@@ -381,29 +390,28 @@ def build_graph(board: Board, seen: Seen, blocked: frozenset[int] | set[int],
             adj[b][a] = w
     # A station of the seat's already borrows an adjacent route of another player (R-STA-3):
     # count those as joined, so that a ticket the station saves is seen as done.
-    at = board_index(board).at
     for city in seen.my_stations:
-        for r in at[board.city_index[city]]:
+        for r in index.at[board.city_index[city]]:
             if owner.get(r.index, seat) != seat:
                 g.set_edge(r.ai, r.bi, 0)
     return g
 
 
-#: the graphs of boards nobody has claimed on yet, by board and trains: every seat of every game
-#: plans its first tickets on the same one (graphs are never changed once built)
-_OPENING_GRAPHS: dict[tuple[int, int], tuple[Board, RouteGraph]] = {}
+class RulesMemo:
+    """What a bot works out once for the ruleset it plays: the action handlers of its registry by
+    kind (``handlers``) and whether its views show stations (``shows_stations``: a plugin's part
+    of the view). A bot keeps the memo of the ruleset it was last asked about
+    (:meth:`TicketBot.rules_memo`), the ruleset itself kept as the key; a copy of the bot shares it."""
 
+    __slots__ = ("ruleset", "handlers", "shows_stations")
 
-def _opening_graph(board: Board, seen: Seen) -> RouteGraph:
-    """``build_graph`` for a seat that owns, and is blocked from, nothing, on a board with no route
-    taken, kept by board identity (as ``board_index``)."""
-    key = (id(board), seen.trains)
-    got = _OPENING_GRAPHS.get(key)
-    if got is None or got[0] is not board:
-        got = _OPENING_GRAPHS[key] = (board, build_graph(board, seen, frozenset()))
-        if len(_OPENING_GRAPHS) > 32:
-            _OPENING_GRAPHS.pop(next(iter(_OPENING_GRAPHS)))
-    return got[1]
+    def __init__(self, game, seat: int):
+        self.ruleset = game.ruleset
+        self.handlers = KindHandlers(game.registry)
+        self.shows_stations = "stations" in game.view(seat)["rules"]
+
+    def __deepcopy__(self, memo: dict) -> RulesMemo:
+        return self  # it holds only what the ruleset fixes
 
 
 def plan_tickets(
@@ -590,7 +598,6 @@ class TicketBot:
         self._graph_key: tuple | None = None
         self._searches: tuple[RouteGraph | None, Searches] = (None, {})  # those made on a graph, while it stands
         self._blocked: set[int] = set()  # free routes closed to this seat (R-PAR), learnt from legal actions
-        self._shows_stations: bool | None = None  # whether the variant's view shows stations
         # the routes' owners as last seen (a list by route index, and a dict of the owned ones),
         # and a number that changes whenever they do
         self._owners: list[int] | None = None
@@ -603,18 +610,23 @@ class TicketBot:
         # claims built from the hand (Claims.of_routes), until a variant's rules refuse one
         self.build_claims = True
         self._claims: Claims | None = None  # those of the turn being chosen
+        self._claim_actions: dict[tuple, Action] = {}  # the claims built so far (``Claims``'s ``actions``)
+        self._board_index: BoardIndex | None = None  # of the board it was last asked about
+        self._rules_memo: RulesMemo | None = None  # what it worked out for the ruleset last asked about
+        self._reader = SeatReader()
 
     # --- entry point ----------------------------------------------------------------------
 
     def choose(self, game, seat: int) -> Action:
         board = game.board
-        seen = self._read(game, seat)
+        rules = self.rules_memo(game, seat)
+        seen = self._read(game, seat, rules)
         decision = seen.decision
         # the legal actions by kind, each listed when first asked for: most turns need no claims
         if decision is not None and "allowed" in decision:
-            by_kind = LegalByKind.answering(game, seat, decision["allowed"])
+            by_kind = LegalByKind.answering(game, seat, decision["allowed"], rules.handlers)
         elif decision is None and game.state.phase == "play" and game.state.current == seat:
-            by_kind = LegalByKind.at_turn_start(game, seat)
+            by_kind = LegalByKind.at_turn_start(game, seat, rules.handlers)
         else:
             by_kind = LegalByKind(game, seat)
         if decision is not None:
@@ -630,16 +642,36 @@ class TicketBot:
             self._claims = None
         return action
 
-    def _read(self, game, seat: int) -> Seen:
+    def board_index(self, board: Board) -> BoardIndex:
+        """The routes of ``board`` by cities: kept while this bot is asked about the same board
+        object, made anew for another."""
+        index = self._board_index
+        if index is None or index.board is not board:
+            index = self._board_index = BoardIndex(board)
+        return index
+
+    def start_from(self, index: BoardIndex, rules: RulesMemo) -> None:
+        """Take ``index`` and ``rules`` from another bot (made for the board and ruleset this one
+        is about to play, they hold the same for any bot) instead of making its own: a search's
+        play-out bots take its own."""
+        self._board_index, self._rules_memo = index, rules
+
+    def rules_memo(self, game, seat: int) -> RulesMemo:
+        """What this bot worked out for the ruleset of ``game``: kept while it is asked about games
+        of the same ruleset object, made anew for another."""
+        memo = self._rules_memo
+        if memo is None or memo.ruleset is not game.ruleset:
+            memo = self._rules_memo = RulesMemo(game, seat)
+        return memo
+
+    def _read(self, game, seat: int, rules: RulesMemo) -> Seen:
         """What the seat knows now (:func:`read_game`); the stations, a plugin's part of the view,
-        are taken from a whole view where the variant has them."""
-        if self._shows_stations is None:
-            self._shows_stations = "stations" in game.view(seat)["rules"]
-        stations = game.view(seat)["rules"]["stations"] if self._shows_stations else ()
+        are taken from a whole view where the variant has them (``rules``: the ruleset's memo)."""
+        stations = game.view(seat)["rules"]["stations"] if rules.shows_stations else ()
         owners = game.state.owner
         if owners != self._owners:
             self._see_owners(owners, game.state.players)
-        return read_game(game, seat, self._owner, stations)
+        return self._reader.read(game, seat, self._owner, stations)
 
     def _see_owners(self, owners: Sequence[int], players: Sequence[Any]) -> None:
         """Take the routes' owners (by route index, -1 for free): the routes claimed or released
@@ -738,7 +770,7 @@ class TicketBot:
     # --- a turn -----------------------------------------------------------------------------
 
     def take_turn(self, board, seen, by_kind, legal) -> Action:
-        claims = self._claims = Claims(by_kind, seen, self.build_claims)
+        claims = self._claims = Claims(by_kind, seen, self.build_claims, self._claim_actions)
         if seen.final_round and (claims or "build-station" in by_kind):
             best = self._last_turn(board, seen, claims, by_kind.get("build-station", []))
             if best is not None:
@@ -779,10 +811,7 @@ class TicketBot:
         # blocked routes are only ever added: their number tells whether they changed
         key = (self._owner_version, seen.trains, len(self._blocked), seen.my_stations)
         if key != self._graph_key:
-            if seen.owner or self._blocked or seen.my_stations:
-                self._graph = build_graph(board, seen, self._blocked)
-            else:
-                self._graph = _opening_graph(board, seen)
+            self._graph = build_graph(board, seen, self._blocked, index=self.board_index(board))
             self._graph_key = key
         return self._graph
 
@@ -821,7 +850,7 @@ class TicketBot:
                 self._moved.clear()  # none of them touches the plan: they never will
                 return self._plan
             touched = self._touches(board, self._plan)
-            kept = still_valid(board, seen, self._plan, self._blocked)
+            kept = still_valid(self.board_index(board), seen, self._plan, self._blocked)
             self._moved.clear()
             if touched or kept is not self._plan:
                 self._free = None  # (the free routes of the same connections are the same)
@@ -838,7 +867,7 @@ class TicketBot:
         """Whether a route that changed hands since the last check joins two cities of ``plan``."""
         if not self._moved:
             return False
-        pair_at, pairs = board_index(board).pair_at, plan.pairs
+        pair_at, pairs = self.board_index(board).pair_at, plan.pairs
         for r in self._moved:
             if pair_at[r] in pairs:
                 return True
@@ -849,7 +878,7 @@ class TicketBot:
         route of its connections changed hands (``_cached_plan`` forgets them then)."""
         free = self._free
         if free is None or free.plan is not plan:
-            free = self._free = FreePlanned.of(board, seen, plan)
+            free = self._free = FreePlanned.of(self.board_index(board), seen, plan)
         return free
 
     def _learn_blocked(self, board, seen, plan: Plan, claims: list[Action]) -> bool:
@@ -915,7 +944,8 @@ class TicketBot:
         opponent and costs the turn."""
         if not plan.pairs:
             return None
-        builds = [a for a in plays if getattr(a, "mode", None) == "build" and _pair_of(board, a.route) in plan.pairs]
+        pair_at, route_index = self.board_index(board).pair_at, board.route_index
+        builds = [a for a in plays if getattr(a, "mode", None) == "build" and pair_at[route_index[a.route]] in plan.pairs]
         if not builds:
             return None
         return max(builds, key=lambda a: (board.routes[board.route_index[a.route]].length, a.route))
@@ -967,10 +997,10 @@ class TicketBot:
             gain -= c.locomotives * 0.01
             if best is None or gain > best[0] or (gain == best[0] and c.route + (c.color or "") > best[1]):
                 best = (gain, c.route + (c.color or ""), c)
-        at = board_index(board).at
+        index = self.board_index(board)
         for b in builds:
             ci = board.city_index[b.city]
-            joins = [(r.ai, r.bi) for r in at[ci] if seen.owner.get(r.index, seen.seat) != seen.seat]
+            joins = [(r.ai, r.bi) for r in index.at[ci] if seen.owner.get(r.index, seen.seat) != seen.seat]
             gain = max((completes(j) for j in joins), default=0) - 4.5  # the 4 points of a station kept
             key = (gain, b.city + (b.color or ""), b)
             best = key if best is None or key[:2] > best[:2] else best
@@ -1021,10 +1051,6 @@ class TicketBot:
 # --- small helpers ---------------------------------------------------------------------------
 
 
-def _pair_of(board: Board, route_id: str) -> tuple[int, int]:
-    return board_index(board).pair_of[route_id]
-
-
 def may_pay(seen: Seen, routes: Iterable[Route]) -> list[Route]:
     """Of ``routes``, those the seat has the trains and enough cards for: every space takes a card
     of the route's colour (any one colour for grey) or a locomotive (R-ROUTE-2..3), a 3-for-1
@@ -1053,10 +1079,10 @@ def _safe_to_draw_tickets(seen: Seen, plan: Plan) -> bool:
     )
 
 
-def still_valid(board: Board, seen: Seen, plan: Plan, blocked: set[int]) -> Plan | None:
+def still_valid(index: BoardIndex, seen: Seen, plan: Plan, blocked: set[int]) -> Plan | None:
     """``plan`` without the connections the seat has made since, or None if a planned connection
-    or station can no longer be built, or the trains no longer suffice."""
-    owner, seat, trains, between = seen.owner, seen.seat, seen.trains, board_index(board).between
+    or station can no longer be built, or the trains no longer suffice (``index``: the board's)."""
+    owner, seat, trains, between = seen.owner, seen.seat, seen.trains, index.between
     pairs, cost = [], 0
     for p in plan.pairs:
         shortest = None  # of the routes the seat may still claim here
