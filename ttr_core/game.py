@@ -305,7 +305,8 @@ class Game(TableOperations):
         reported here, naming the plugins that answer, not by the next action failing."""
         players = self.state.players
         if type(seat) is not int or not 0 <= seat < len(players) or players[seat].resigned:
-            answering = ", ".join(repr(i.plugin_name) for i in getattr(self.pm.hook, hook).get_hookimpls())
+            answering = ", ".join(repr(i.plugin_name) for i in getattr(self.pm.hook, hook).get_hookimpls()
+                                  if i.plugin_name != manager.WATCH)
             raise ValueError(f"{hook} (answered by {answering}) gave {seat!r}, not a seat still in the game "
                              f"(seats 0 to {len(players) - 1}, not resigned)")
         return seat
