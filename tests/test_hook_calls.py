@@ -19,8 +19,12 @@ SEED = 1
 CALLED_IN_A_USA_GAME = [
     "ttr_game_created",
     "ttr_setup_table",
+    "ttr_first_seat",
     "ttr_turn_ended",
+    "ttr_next_seat",
     "ttr_final_round_triggered",
+    "ttr_final_round_seats",
+    "ttr_deck_ran_out",  # this seed's game empties the deck (R-DRAW-3)
     "ttr_closed_routes",
     "ttr_ticket_outcomes",
     "ttr_end_bonuses",
@@ -34,6 +38,8 @@ NOT_CALLED_IN_A_USA_GAME = {
     "ttr_register_actions": "asked as the ruleset is built, before any game",
     "ttr_deck_cards": "per ruleset: asked as the ruleset is built, before any game",
     "ttr_route_points": "per ruleset: asked as the ruleset is built, before any game",
+    "ttr_route_score": "per ruleset: asked once per map route as the ruleset is built, before any game",
+    "ttr_choice_preference": "only owners' end-of-game choices (stations: europe, ussr) ask it",
     "ttr_turn_started": "no usa plugin implements it",
     "ttr_route_claimed": "no usa plugin implements it",
     "ttr_route_released": "no usa plugin implements it (and only positions and tests free a route)",
