@@ -222,6 +222,8 @@ class Game(TableOperations):
             raise self._blame(exc, seat, action) from exc
         try:
             if watch is not None and reg.plugin in watch.plugins:
+                # its action handler, noted here; calls of its hooks are noted by a hook wrapper
+                # on the ruleset's plugin manager (``prepared._watch_unpredictable``)
                 watch.consulted()
             reg.apply(self, seat, action)
             self.log.append((seat, action))
