@@ -1,7 +1,8 @@
 """Train cards: the deck (R-SET-2), the starting hands (R-SET-3) and drawing cards (R-DRAW-1..3).
 
 It declares two hooks for the plugins that shape the open row (the capability ``card-draws``):
-``ttr_card_takeable`` (may this face-up card be taken?) and ``ttr_card_taken`` (a card was taken).
+``ttr_card_takeable`` (may this face-up card be taken?) and ``ttr_card_taken`` (a card was taken),
+whose specs are in :mod:`ttr_core.roles.card_draws`.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from typing import ClassVar
 import attrs
 
 from ttr_core.plugin import (
-    COLORS, LOCOMOTIVE, Action, Decision, GameAPI, MalformedAction, NotLegalNow, Plugin, hookimpl, hookspec,
+    COLORS, LOCOMOTIVE, Action, Decision, MalformedAction, NotLegalNow, Plugin, hookimpl,
 )
+from ttr_core.roles.card_draws import CardDrawHooks
 
 
 @attrs.frozen
@@ -21,41 +23,6 @@ class DrawCard(Action):
 
     kind: ClassVar[str] = "draw-card"
     slot: int | None = None
-
-
-class CardDrawHooks:
-    """The hooks of the ``card-draws`` capability, called by this plugin."""
-
-    @hookspec
-    def ttr_card_takeable(self, game: GameAPI, seat: int, slot: int, card: int) -> bool | str | None:
-        """Return False, or the reason as a sentence, if ``seat`` may not take the face-up ``card``
-        from open-row ``slot`` (``ussr``: a controller is only ever drawn blind, R-CTL-5).
-
-        Called by the ``train-cards`` plugin when draws are listed and checked, if any plugin
-        implements it. All answers are asked; any False or reason forbids the pick, and a refused
-        pick says the first reason given.
-
-        Example::
-
-            @hookimpl
-            def ttr_card_takeable(self, game, card):
-                if game.cards.names[card] == "controller":
-                    return "a controller is only ever drawn blind (R-CTL-5)"
-        """
-
-    @hookspec
-    def ttr_card_taken(self, game: GameAPI, seat: int, slot: int | None, card: int) -> None:
-        """Called by the ``train-cards`` plugin after ``seat`` took ``card`` from open-row ``slot``
-        (``None``: blind from the deck). The open-row plugin refills here when the refill is
-        immediate. Returns nothing.
-
-        Example::
-
-            @hookimpl
-            def ttr_card_taken(self, game, slot):
-                if slot is not None:
-                    refill(game)
-        """
 
 
 @attrs.frozen
@@ -189,7 +156,7 @@ class TrainCards(Plugin):
         if action.slot is None:
             card = game.draw_card()
         else:
-            card, st.open_row[action.slot] = st.open_row[action.slot], -1
+            card = game.take_from_open_row(action.slot)  # the open-row plugin refills it (ttr_card_taken)
         player.hand[card] += 1
         game.hook.ttr_card_taken(game=game, seat=seat, slot=action.slot, card=card)
         if second:

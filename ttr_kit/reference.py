@@ -1,7 +1,8 @@
 """The plugin reference page (``docs/plugins.md``), rendered from the code it documents.
 
 Every hook comes from its spec: the core's in :mod:`ttr_core.hookspecs`, and the ones installed
-plugins declare through ``ttr_addhooks``; what a plugin may call on a game comes from
+plugins declare through ``ttr_addhooks`` (the built-in capabilities' specs are in
+:mod:`ttr_core.roles`); what a plugin may call on a game comes from
 :class:`ttr_core.plugin.GameAPI`, and the table of plugins from their classes. ``python
 tools/make_plugin_docs.py`` writes the page; a test fails when the page and the code differ.
 """
@@ -25,9 +26,10 @@ page and the code differ. -->
 
 A rule plugin is a class derived from `ttr_core.plugin.Plugin`, declared in the `ttr`
 entry-point group of its package and enabled by naming it in a variant file. It imports from
-`ttr_core.plugin` (the public plugin API) and from nowhere else in the engine, and never from
-another plugin: what plugins need from each other passes through hooks. An import contract
-(`lint-imports`, run with the tests) holds the built-in plugins to the same rule.
+`ttr_core.plugin` (the public plugin API, with the capabilities' hook specs in `ttr_core.roles`)
+and from nowhere else in the engine, and never from another plugin: what plugins need from each
+other passes through hooks. An import contract (`lint-imports`, run with the tests) holds the
+built-in plugins to the same rule.
 
 ```python
 import attrs
@@ -76,7 +78,10 @@ def render() -> str:
         "## Hooks the built-in plugins declare\n\n"
         "A plugin that calls a hook of its own declares it in `ttr_addhooks`, as pytest plugins do with\n"
         "`pytest_addhooks`; a plugin implementing it lists the declaring plugin's capability in `requires`\n"
-        "(or implements it with `hookimpl(optionalhook=True)` when the hook may be absent).\n"
+        "(or implements it with `hookimpl(optionalhook=True)` when the hook may be absent). The specs\n"
+        "are part of the plugin API, one module of `ttr_core.roles` per capability: a plugin replacing\n"
+        "the one that declares them declares the same (`from ttr_core.roles import open_row`, then\n"
+        "`pluginmanager.add_hookspecs(open_row.OpenRowHooks)`) and provides the same capability.\n"
     )
     by_plugin: dict[str, list] = {}
     for hook, (plugin, fn) in sorted(manager.declared_hooks().items()):
@@ -85,9 +90,20 @@ def render() -> str:
     for plugin, fns in sorted(by_plugin.items()):
         provides = ", ".join(f"`{p}`" for p in manager.plugin_class(plugin).provides)
         parts.append(f"### Declared by `{plugin}`" + (f" (provides {provides})" if provides else "") + "\n")
+        parts.append(_spec_home(fns))
         parts += [_hook(fn) for fn in fns]
     parts.append(_plugins_table())
     return "\n".join(parts).rstrip() + "\n"
+
+
+def _spec_home(fns: list[Callable]) -> str:
+    """Where a plugin's declared hooks are specified, as a replacement imports them."""
+    homes = sorted({(fn.__module__, fn.__qualname__.split(".")[0]) for fn in fns})
+    lines = []
+    for module, cls in homes:
+        package, _, name = module.rpartition(".")
+        lines.append(f"`from {package} import {name}`, `{name}.{cls}`" if package else f"`{module}.{cls}`")
+    return "Specs: " + "; ".join(lines) + ".\n"
 
 
 def _BUILT_IN() -> set[str]:  # noqa: N802 - a constant, computed when first needed
@@ -222,4 +238,5 @@ def _plugins_table() -> str:
             f"{', '.join(f'`{p}`' for p in cls.provides)} | {', '.join(f'`{h}`' for h in hooks)} |"
         )
     return "\n".join(lines) + "\n"
+
 
