@@ -12,7 +12,7 @@ from typing import Literal
 
 import attrs
 
-from ttr_core.plugin import Plugin, hookimpl
+from ttr_core.plugin import Plugin, hookimpl, parameter
 from ttr_core.roles.open_row import OpenRowHooks
 
 
@@ -23,15 +23,22 @@ class OpenRow(Plugin):
 
     @attrs.frozen
     class Config:
-        size: int = 5
-        #: R-ROW-1: "immediately" after each pick (usa, europe, ussr) or at "end-of-turn" (wor)
-        refill: Literal["immediately", "end-of-turn"] = "immediately"
-        #: R-ROW-2: reset when this many locomotives are face up (0: never)
-        reset_locomotives: int = 3
-        #: R-ROW-2 (wor): reset when this many cards of one colour are face up (0: never)
-        reset_same_color: int = 0
-        #: R-ROW-3: resets in a row at most, so that a deck rich in locomotives cannot loop forever
-        max_resets: int = 3
+        size: int = parameter("face-up cards in the open row", default=5, rule="R-SET-3")
+        refill: Literal["immediately", "end-of-turn"] = parameter(
+            'when an empty slot is refilled: "immediately" after each pick (usa, europe, ussr) or at '
+            '"end-of-turn" (wor)', default="immediately", rule="R-ROW-1",
+        )
+        reset_locomotives: int = parameter(
+            "the row is reset when this many locomotives are face up (0: never)", default=3, rule="R-ROW-2",
+        )
+        reset_same_color: int = parameter(
+            "the row is reset when this many cards of one colour are face up (0: never; wor: 4)",
+            default=0, rule="R-ROW-2",
+        )
+        max_resets: int = parameter(
+            "resets in a row at most, so that a deck rich in locomotives cannot loop forever",
+            default=3, rule="R-ROW-3",
+        )
 
     @hookimpl
     def ttr_addhooks(self, pluginmanager):

@@ -12,7 +12,7 @@ from typing import ClassVar
 import attrs
 
 from ttr_core.plugin import (
-    COLORS, LOCOMOTIVE, Action, Decision, MalformedAction, NotLegalNow, Plugin, hookimpl,
+    COLORS, LOCOMOTIVE, Action, Decision, MalformedAction, NotLegalNow, Plugin, hookimpl, parameter,
 )
 from ttr_core.roles.card_draws import CardDrawHooks
 
@@ -70,11 +70,13 @@ class TrainCards(Plugin):
 
     @attrs.frozen
     class Config:
-        per_color: int = 12
-        locomotives: int = 14
-        starting_hand: int = 4
-        #: R-DRAW-2: a face-up locomotive taken first ends the draw and may not be the second card
-        face_up_locomotive_ends_draw: bool = True
+        per_color: int = parameter("train cards of each of the 8 colours in the deck", default=12, rule="R-SET-2")
+        locomotives: int = parameter("locomotives in the deck", default=14, rule="R-SET-2")
+        starting_hand: int = parameter("train cards dealt to each player at the start", default=4, rule="R-SET-3")
+        face_up_locomotive_ends_draw: bool = parameter(
+            "a face-up locomotive taken first ends the draw and may not be the second card",
+            default=True, rule="R-DRAW-2",
+        )
 
     @hookimpl
     def ttr_addhooks(self, pluginmanager):

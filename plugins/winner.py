@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import attrs
 
-from ttr_core.plugin import Plugin, PlayerScore, Winners, hookimpl
+from ttr_core.plugin import Plugin, PlayerScore, Winners, hookimpl, parameter
 from ttr_core.roles.tie_breakers import TieBreakerHooks
 
 #: the tie-breakers this plugin knows itself: a key per player, higher is better
@@ -26,8 +26,11 @@ class Winner(Plugin):
 
     @attrs.frozen
     class Config:
-        #: applied in order while players are tied: "tickets", or one another plugin provides
-        tie_breakers: list[str] = attrs.field(factory=list)
+        tie_breakers: list[str] = parameter(
+            'applied in order while players are tied (the winner table of docs/rules.md): "tickets" '
+            "(most completed tickets), or one another plugin provides (`tie-breaker:<name>`); "
+            "none: tied players share the win", factory=list,
+        )
 
     @property
     def requires(self) -> tuple[str, ...]:

@@ -32,6 +32,7 @@ from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalN
 from ttr_core.hookspecs import hookimpl, hookspec, per_ruleset, required, single_answer
 from ttr_core.network import DisjointSets, longest_trail
 from ttr_core.open_row_table import Refill
+from ttr_core.parameters import Parameter, parameter, parameters_of
 from ttr_core.scoring import Borrow, Bonus, PlayerScore, TicketOutcome, Winners
 from ttr_core.state import Decision, GameState
 from ttr_core.table import CANNOT_PAY, CLOSED, CLOSED_PARALLEL, OWN_PARALLEL, TAKEN, TRAINS, Refusal
@@ -54,6 +55,8 @@ __all__ = [
     "DisjointSets", "longest_trail",
     # the open row's table operations (GameAPI.refill_open_row)
     "Refill",
+    # a Config's parameters, documented where they are declared
+    "parameter", "Parameter", "parameters_of",
 ]
 
 

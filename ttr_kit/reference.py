@@ -3,7 +3,8 @@
 Every hook comes from its spec: the core's in :mod:`ttr_core.hookspecs`, and the ones installed
 plugins declare through ``ttr_addhooks`` (the built-in capabilities' specs are in
 :mod:`ttr_core.roles`); what a plugin may call on a game comes from
-:class:`ttr_core.plugin.GameAPI`, and the table of plugins from their classes. ``python
+:class:`ttr_core.plugin.GameAPI`, the table of plugins from their classes, and their parameters
+from their ``Config`` fields (:func:`ttr_core.plugin.parameters_of`). ``python
 tools/make_plugin_docs.py`` writes the page; a test fails when the page and the code differ.
 """
 
@@ -14,8 +15,11 @@ import re
 import textwrap
 from collections.abc import Callable, Iterator
 
+import attrs
+
 from ttr_core import hookspecs, manager
-from ttr_core.plugin import GameAPI
+from ttr_core.plugin import GameAPI, parameters_of
+from ttr_kit import toml_text
 
 INTRO = """\
 # Plugin reference
@@ -93,6 +97,7 @@ def render() -> str:
         parts.append(_spec_home(fns))
         parts += [_hook(fn) for fn in fns]
     parts.append(_plugins_table())
+    parts.append(_parameters())
     return "\n".join(parts).rstrip() + "\n"
 
 
@@ -240,3 +245,28 @@ def _plugins_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+
+def _parameters() -> str:
+    lines = [
+        "## The built-in plugins' parameters\n",
+        "A plugin's parameters are the fields of its `Config`: the keys of the variant's",
+        "`[rules.<plugin name>]` table, with their type and default, what they mean and the rule they",
+        "set (their ids in [docs/rules.md](rules.md)). Each is declared next to its field with",
+        "`ttr_core.plugin.parameter(meaning, default=..., rule=...)` and read back with",
+        "`ttr_core.plugin.parameters_of(Config)`; a plugin of your own documents its parameters the",
+        "same way.\n",
+    ]
+    for name, cls in manager.loadable_classes():
+        found = parameters_of(cls.Config) if name in _BUILT_IN() else ()
+        if not found:
+            continue
+        lines += [f"### `{name}`\n", "| parameter | type | default | meaning | rule |", "|---|---|---|---|---|"]
+        for p in found:
+            default = "(required)" if p.default is attrs.NOTHING else f"`{toml_text.inline(p.default)}`"
+            lines.append(f"| `{p.name}` | `{p.type}` | {default} | {_cell(p.doc)} | {p.rule or ''} |")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
