@@ -16,6 +16,9 @@ game page's rules panel can read the same.
 
 from __future__ import annotations
 
+import inspect
+import re
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -54,14 +57,25 @@ def parameters_of(config: type) -> tuple[Parameter, ...]:
     is not attrs, such as a plugin's own config reader)."""
     if not attrs.has(config):
         return ()
-    return tuple(_parameter(field) for field in attrs.fields(config))
+    written = {}
+    for cls in reversed(config.__mro__):  # as annotated: reading a config resolves the fields' types
+        written.update(inspect.get_annotations(cls))
+    return tuple(_parameter(field, written.get(field.name, field.type)) for field in attrs.fields(config))
 
 
-def _parameter(field: attrs.Attribute) -> Parameter:
+def _parameter(field: attrs.Attribute, annotation: Any) -> Parameter:
     default = field.default
     if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
         default = default.factory()
-    annotation = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", repr(field.type))
-    return Parameter(
-        field.name, annotation or "", default, field.metadata.get(DOC, ""), field.metadata.get(RULE),
-    )
+    return Parameter(field.name, _type_text(annotation), default, field.metadata.get(DOC, ""), field.metadata.get(RULE))
+
+
+def _type_text(annotation: Any) -> str:
+    """A type as its annotation reads, without module prefixes (``list[MajorityBonus]``)."""
+    if annotation is None:
+        return ""
+    if isinstance(annotation, str):
+        return annotation
+    if isinstance(annotation, type) and not typing.get_args(annotation):
+        return annotation.__qualname__
+    return re.sub(r"\b(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_])", "", repr(annotation))
