@@ -35,8 +35,8 @@ class CardDrawHooks:
     @hookspec
     def ttr_card_taken(self, game: GameAPI, seat: int, slot: int | None, card: int) -> None:
         """Called by the plugin providing ``card-draws`` after ``seat`` took ``card`` from open-row
-        ``slot`` (``None``: blind from the deck). The open-row plugin refills here when the refill
-        is immediate. Returns nothing.
+        ``slot`` (``None``: blind from the deck). The plugin providing ``open-row`` refills here
+        when the refill is immediate. Returns nothing.
 
         Example::
 

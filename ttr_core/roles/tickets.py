@@ -3,7 +3,7 @@
 
 The plugin providing ``tickets`` declares and calls them: ``ttr_ticket_deal`` (how many are
 dealt and kept, answered by the plugin providing ``ticket-deal``) and ``ttr_borrowable_routes``
-(routes a player may borrow for tickets, answered by stations).
+(routes a player may borrow for tickets, answered by the stations rule, R-STA-3).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class TicketHooks:
 
         Called by the plugin providing ``tickets`` when ``seat``'s tickets are scored. From each
         group at most one route is borrowed, the same one for every ticket (R-STA-3..4). The owner
-        chooses only at the end: the tickets plugin answers each set of tickets the groups can
+        chooses only at the end: the plugin providing ``tickets`` answers each set of tickets the groups can
         complete as an alternative of its ticket outcome (leaving out a set that another contains
         for no fewer points), each with the fewest borrowed routes that complete it (a group whose
         route would complete nothing more borrows nothing, and is reported so: ``Borrow(label,
