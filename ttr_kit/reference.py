@@ -85,7 +85,10 @@ def render() -> str:
         "(or implements it with `hookimpl(optionalhook=True)` when the hook may be absent). The specs\n"
         "are part of the plugin API, one module of `ttr_core.roles` per capability: a plugin replacing\n"
         "the one that declares them declares the same (`from ttr_core.roles import open_row`, then\n"
-        "`pluginmanager.add_hookspecs(open_row.OpenRowHooks)`) and provides the same capability.\n"
+        "`pluginmanager.add_hookspecs(open_row.OpenRowHooks)`) and provides the same capability; the\n"
+        "house-rule kit's conformance suite for replacements (`ttr_kit.conformance`, the fixture\n"
+        "`ttr_replacement_conformance`) plays the shipped variants with it in place and reports the rules\n"
+        "it breaks.\n"
     )
     by_plugin: dict[str, list] = {}
     for hook, (plugin, fn) in sorted(manager.declared_hooks().items()):
