@@ -90,9 +90,11 @@ def replacement_problems(
             try:
                 ruleset = variant.load(str(path))
             except (VariantError, PluginError) as exc:
-                problems += [f"{base.variant} with {name}: {p}" for p in getattr(exc, "problems", [str(exc)])]
+                problems += [f"{base.variant} with {name}: {p}" for p in getattr(exc, "problems", None) or [str(exc)]]
                 continue
-            references = {cap: _reference(base, p) for p in replaced for cap in _provides(manager.plugin_class(p))}
+            references = {
+                cap: _reference(base, p) for p in replaced for cap in _provides(manager.plugin_class(p)) if cap in capabilities
+            }
             problems += testing.conformance_problems(ruleset, games, first_seed, rules=_game_rules(references))
     if not swapped:
         problems.append(f"no variant checked has a plugin providing {', '.join(capabilities)}: {name} replaces nothing")

@@ -58,7 +58,7 @@ What a plugin class declares:
 
 | attribute | meaning |
 |---|---|
-| `Config` | a frozen attrs class: the variant's `[rules.<plugin name>]` table, structured strictly (unknown keys and wrong types are located errors) |
+| `Config` | a frozen attrs class: the variant's `[rules.<plugin name>]` table, structured strictly (unknown keys and wrong types are located errors); each field declared with `parameter(meaning, default=..., rule=...)` says what it means and which rule it sets (the last section lists the built-in plugins') |
 | `State` | an attrs class: what the plugin remembers during a game. The core creates it for every game (`new_state(players)`, `State()` by default), carries it in `game.state.ext[name]`, dumps it with the state (records' digests, snapshots); `self.state(game)` reads it, `self.set_state(game, new)` replaces it (how a frozen one changes). Copied for clones and checkpoints (see `deterministic`): quickest when its fields hold numbers, strings, and lists, sets, tuples or dicts of them (dicts of such lists too); other values go through pickle; a frozen one holding only numbers and strings is shared, not copied |
 | `requires` | capabilities some other enabled plugin must `provide`; `ttr variants check` refuses a variant that leaves one unmet, naming the plugin that would provide it |
 | `provides` | capabilities this plugin offers: usually the hooks it declares in `ttr_addhooks` (`route-claims`), or a tie-breaker it answers (`tie-breaker:fewest-stations`) |
