@@ -28,13 +28,14 @@ from __future__ import annotations
 import importlib
 import re
 
-_MODULE_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+#: what a capability with hooks of its own is named like: words joined by "-"
+CAPABILITY_NAME = r"[a-z][a-z0-9]*(-[a-z0-9]+)*"
 
 
 def hooks_of(capability: str) -> type | None:
     """The spec class of ``capability``'s hooks (``"open-row"``: :class:`ttr_core.roles.open_row.OpenRowHooks`),
     or None when the plugin API defines none for it."""
-    if not _MODULE_NAME.fullmatch(capability):
+    if not re.fullmatch(CAPABILITY_NAME, capability):
         return None  # "tie-breaker:fewest-stations" and the like name an answer, not a set of hooks
     name = f"{__name__}.{capability.replace('-', '_')}"
     try:
