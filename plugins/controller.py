@@ -29,7 +29,7 @@ from typing import ClassVar
 import attrs
 
 from ttr_core.plugin import (
-    TRAINS, Action, CannotPay, IllegalAction, MalformedAction, NotLegalNow, Plugin, RouteTaken, hookimpl,
+    TRAINS, Action, CannotPay, IllegalAction, MalformedAction, NotLegalNow, Plugin, RouteTaken, hookimpl, parameter,
 )
 
 #: the card's name in the deck, the hands and the views
@@ -55,13 +55,19 @@ class Controller(Plugin):
 
     @attrs.frozen
     class Config:
-        #: R-CTL-1, R-SET-2: controller cards in the deck
-        count: int = attrs.field(default=2, validator=attrs.validators.ge(0))
-        #: R-CTL-2: the longest route a controller may dismantle or build
-        max_length: int = attrs.field(default=4, validator=attrs.validators.ge(1))
-        #: R-CTL-5 [engine decision]: whether a controller left face up (the R-ROW-3 reset limit
-        #: reached) may be taken from the row; the source hands controllers out blind only
-        face_up_takeable: bool = False
+        count: int = parameter(
+            "controller cards shuffled into the train-card deck", default=2, rule="R-CTL-1, R-SET-2",
+            validator=attrs.validators.ge(0),
+        )
+        max_length: int = parameter(
+            "the longest route a controller may dismantle or build", default=4, rule="R-CTL-2",
+            validator=attrs.validators.ge(1),
+        )
+        face_up_takeable: bool = parameter(
+            "whether a controller left face up (the R-ROW-3 reset limit reached) may be taken from the "
+            "row; the source hands controllers out blind only [engine decision]",
+            default=False, rule="R-CTL-5",
+        )
 
     # --- the card -----------------------------------------------------------------------------
 

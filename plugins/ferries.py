@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import attrs
 
-from ttr_core.plugin import Plugin, Route, hookimpl
+from ttr_core.plugin import Plugin, Route, hookimpl, parameter
 
 
 @attrs.frozen
@@ -96,8 +96,10 @@ class Ferries(Plugin):
 
     @attrs.frozen
     class Config:
-        #: R-FER-2 (wor only): three cards of the paying colour may replace a mark's locomotive
-        three_for_one: bool = False
+        three_for_one: bool = parameter(
+            "three cards of the paying colour may replace the locomotive of a ferry's mark (wor)",
+            default=False, rule="R-FER-2",
+        )
 
     @hookimpl
     def ttr_ferry_payment(self):

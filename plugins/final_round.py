@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from ttr_core.plugin import Plugin, hookimpl
+from ttr_core.plugin import Plugin, hookimpl, parameter
 
 
 class FinalRound(Plugin):
@@ -16,7 +16,10 @@ class FinalRound(Plugin):
 
     @attrs.frozen
     class Config:
-        trains_threshold: int = 2
+        trains_threshold: int = parameter(
+            "the final round begins when, after a turn, a player has this many trains or fewer",
+            default=2, rule="R-END-1",
+        )
 
     @hookimpl
     def ttr_final_round_triggered(self, game):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from ttr_core.plugin import Bonus, Plugin, hookimpl, longest_trail
+from ttr_core.plugin import Bonus, Plugin, hookimpl, longest_trail, parameter
 
 NAME = "longest-path"
 
@@ -31,9 +31,11 @@ class LongestPath(Plugin):
 
     @attrs.frozen
     class Config:
-        points: int = 10
-        #: when nobody built anything: everybody gets it (wor) or nobody (the others)
-        everyone_if_nobody_built: bool = False
+        points: int = parameter("points of the longest-path bonus, to every player tied for it", default=10, rule="R-BON-1")
+        everyone_if_nobody_built: bool = parameter(
+            "when nobody built anything: everybody gets the bonus (wor) or nobody (the others, "
+            "an engine decision)", default=False, rule="R-BON-1",
+        )
 
     @hookimpl
     def ttr_end_bonuses(self, game):

@@ -22,7 +22,7 @@ from typing import Literal
 
 import attrs
 
-from ttr_core.plugin import Bonus, Plugin, TicketOutcome, hookimpl
+from ttr_core.plugin import Bonus, Plugin, TicketOutcome, hookimpl, parameter
 
 #: per measure: (the count of one seat, the word used in the bonus detail)
 MEASURES: Mapping[str, tuple[Callable, str]] = MappingProxyType({
@@ -64,8 +64,11 @@ class MajorityBonuses(Plugin):
 
     @attrs.frozen
     class Config:
-        #: R-BON-3 (ussr): +15 most completed tickets, +7 most ferries, +7 most tunnels
-        bonuses: list[MajorityBonus] = attrs.field(factory=list, validator=_unique_names)
+        bonuses: list[MajorityBonus] = parameter(
+            "the bonus lines, each `{name, measure, points}`: points to the player(s) with the most "
+            "`measure` (completed-tickets, ferries or tunnels; ussr: +15, +7, +7)",
+            factory=list, rule="R-BON-3", validator=_unique_names,
+        )
 
     @hookimpl
     def ttr_end_bonuses(self, game, outcomes: Sequence[TicketOutcome]):

@@ -1,36 +1,19 @@
 """The open row of face-up cards: when it is refilled and when it is reset (R-ROW-1..3, R-SET-3).
 
-It declares ``ttr_open_row_needs_reset`` (the capability ``open-row``), through which other rules
-reset the row too (``ussr``'s controller, R-ROW-4).
+It provides the capability ``open-row`` and declares its hook, ``ttr_open_row_needs_reset`` (the
+spec in :mod:`ttr_core.roles.open_row`), through which other rules reset the row too (``ussr``'s
+controller, R-ROW-4). The cards move through the game's open-row table operations
+(``game.refill_open_row``...), which a replacement with another refresh policy uses alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Literal
 
 import attrs
 
-from ttr_core.plugin import GameAPI, Plugin, hookimpl, hookspec
-
-
-class OpenRowHooks:
-    """The hooks of the ``open-row`` capability, called by this plugin."""
-
-    @hookspec
-    def ttr_open_row_needs_reset(self, game: GameAPI, row: Sequence[int]) -> bool | None:
-        """Return True if the open row ``row`` (card ids, -1 for an empty slot) must be reset
-        (R-ROW-2, R-ROW-4).
-
-        Called by the ``open-row`` plugin after the row is filled or refilled, this plugin
-        included. All answers are asked; any True resets the row.
-
-        Example::
-
-            @hookimpl
-            def ttr_open_row_needs_reset(self, game, row):
-                return row.count(game.cards.locomotive) >= 3
-        """
+from ttr_core.plugin import Plugin, hookimpl, parameter
+from ttr_core.roles.open_row import OpenRowHooks
 
 
 class OpenRow(Plugin):
@@ -40,15 +23,22 @@ class OpenRow(Plugin):
 
     @attrs.frozen
     class Config:
-        size: int = 5
-        #: R-ROW-1: "immediately" after each pick (usa, europe, ussr) or at "end-of-turn" (wor)
-        refill: Literal["immediately", "end-of-turn"] = "immediately"
-        #: R-ROW-2: reset when this many locomotives are face up (0: never)
-        reset_locomotives: int = 3
-        #: R-ROW-2 (wor): reset when this many cards of one colour are face up (0: never)
-        reset_same_color: int = 0
-        #: R-ROW-3: resets in a row at most, so that a deck rich in locomotives cannot loop forever
-        max_resets: int = 3
+        size: int = parameter("face-up cards in the open row", default=5, rule="R-SET-3")
+        refill: Literal["immediately", "end-of-turn"] = parameter(
+            'when an empty slot is refilled: "immediately" after each pick (usa, europe, ussr) or at '
+            '"end-of-turn" (wor)', default="immediately", rule="R-ROW-1",
+        )
+        reset_locomotives: int = parameter(
+            "the row is reset when this many locomotives are face up (0: never)", default=3, rule="R-ROW-2",
+        )
+        reset_same_color: int = parameter(
+            "the row is reset when this many cards of one colour are face up (0: never; wor: 4)",
+            default=0, rule="R-ROW-2",
+        )
+        max_resets: int = parameter(
+            "resets in a row at most, so that a deck rich in locomotives cannot loop forever",
+            default=3, rule="R-ROW-3",
+        )
 
     @hookimpl
     def ttr_addhooks(self, pluginmanager):
@@ -56,11 +46,11 @@ class OpenRow(Plugin):
 
     @hookimpl
     def ttr_game_created(self, game):
-        game.state.open_row = [-1] * self.config.size
+        game.lay_open_row(self.config.size)
 
     @hookimpl(trylast=True)
     def ttr_setup_table(self, game):
-        self.fill(game)  # R-SET-3: the start is checked for a reset too
+        game.refill_open_row(self.config.max_resets)  # R-SET-3: the start is checked for a reset too
 
     @hookimpl
     def ttr_open_row_needs_reset(self, game, row):
@@ -79,33 +69,11 @@ class OpenRow(Plugin):
     @hookimpl
     def ttr_card_taken(self, game, slot):
         if slot is not None and self.config.refill == "immediately":
-            self.fill(game)
+            game.refill_open_row(self.config.max_resets)
 
     @hookimpl
     def ttr_turn_ended(self, game):
         # wor refills here (R-ROW-1); the others too, in case the deck was empty at the pick and
         # paid cards have since reached the discard pile.
         if -1 in game.state.open_row:  # most turns end with a full row: no call
-            self.fill(game)
-
-    def fill(self, game) -> None:
-        row = game.state.open_row
-        if -1 not in row or not self._deal_into_empty(game, row):  # a full row: nothing to check
-            return
-        for _ in range(self.config.max_resets):
-            if not any(game.hook.ttr_open_row_needs_reset(game=game, row=row)):
-                return
-            game.state.discard.extend(c for c in row if c >= 0)  # R-ROW-3
-            row[:] = [-1] * len(row)
-            self._deal_into_empty(game, row)
-
-    @staticmethod
-    def _deal_into_empty(game, row: list[int]) -> bool:
-        dealt = False
-        while -1 in row:  # left to right
-            new = game.draw_card()
-            if new is None:
-                break
-            row[row.index(-1)] = new
-            dealt = True
-        return dealt
+            game.refill_open_row(self.config.max_resets)

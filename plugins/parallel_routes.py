@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import attrs
 
-from ttr_core.plugin import Plugin, Refusal, hookimpl
+from ttr_core.plugin import Plugin, Refusal, hookimpl, parameter
 
 #: the refusal codes of this plugin's rules (``Refusal.code``)
 OWN_PARALLEL = "own-parallel"  # the seat owns a route parallel to it (R-PAR-1)
@@ -22,11 +22,14 @@ class ParallelRoutes(Plugin):
 
     @attrs.frozen
     class Config:
-        #: R-PAR-1: a player may own at most one of a set of parallel routes
-        one_per_player: bool = True
-        #: R-PAR-2: in games of fewer players than this, claiming one parallel route closes the
-        #: others for everyone (usa, europe: 4, i.e. 2-3 players; ussr: 3; wor: 0, never)
-        close_below_players: int = 4
+        one_per_player: bool = parameter(
+            "a player may own at most one of a set of parallel routes", default=True, rule="R-PAR-1",
+        )
+        close_below_players: int = parameter(
+            "in games of fewer players than this, claiming one parallel route closes the others for "
+            "everyone (usa, europe: 4, i.e. 2-3 players; ussr: 3; wor: 0, never)",
+            default=4, rule="R-PAR-2",
+        )
 
     def __init__(self, config=None):
         super().__init__(config)

@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 import attrs
 
-from ttr_core.plugin import Plugin, hookimpl
+from ttr_core.plugin import Plugin, hookimpl, parameter
 
 #: The standard table (usa). Lengths beyond the table are a map error unless ``per_car_beyond`` is set.
 STANDARD = MappingProxyType({"1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15})
@@ -32,9 +32,14 @@ class RoutePoints(Plugin):
 
     @attrs.frozen
     class Config:
-        table: dict[str, int] = attrs.field(factory=lambda: dict(STANDARD), validator=_check_table)
-        #: points per car for routes longer than every length in the table (wor: 2 × length)
-        per_car_beyond: int = 0
+        table: dict[str, int] = parameter(
+            "points by route length, `{length = points}`", factory=lambda: dict(STANDARD), rule="R-SCORE-1",
+            validator=_check_table,
+        )
+        per_car_beyond: int = parameter(
+            "points per car for routes longer than every length in the table (wor: 2, i.e. 2 × length; "
+            "0: such a route is a map error)", default=0, rule="R-SCORE-1",
+        )
 
     @hookimpl
     def ttr_route_points(self):

@@ -29,7 +29,7 @@ import attrs
 
 from ttr_core.plugin import (
     COLORS, GRAY, Action, Bonus, CannotPay, DisjointSets, IllegalAction, MalformedAction, NotLegalNow, Plugin,
-    RecordError, hookimpl,
+    RecordError, hookimpl, parameter,
 )
 
 NAME = "stations"
@@ -83,15 +83,18 @@ class Stations(Plugin):
 
     @attrs.frozen
     class Config:
-        #: R-SET-5: stations per player
-        count: int = attrs.field(default=3, validator=_check_count)
-        #: R-STA-2: cards of one colour for the 1st, 2nd, ... station (locomotives wild)
-        costs: list[int] = attrs.field(factory=lambda: [1, 2, 3], validator=_check_costs)
-        #: R-STA-2: the 1st station's card: "any" colour (europe), or "route-color", the colour of
-        #: one of the routes leaving the city, any colour if one of them is grey (ussr)
-        first_card: Literal["any", "route-color"] = "any"
-        #: R-STA-5, R-BON-4: points per station left in supply at the end
-        points_per_unused: int = 4
+        count: int = parameter("stations per player", default=3, rule="R-SET-5, R-STA-1", validator=_check_count)
+        costs: list[int] = parameter(
+            "cards of one colour for the 1st, 2nd, ... station (locomotives wild)",
+            factory=lambda: [1, 2, 3], rule="R-STA-2", validator=_check_costs,
+        )
+        first_card: Literal["any", "route-color"] = parameter(
+            'the 1st station\'s card: "any" colour (europe), or "route-color", the colour of one of the '
+            "routes leaving the city, any colour if one of them is grey (ussr)", default="any", rule="R-STA-2",
+        )
+        points_per_unused: int = parameter(
+            "points per station left in supply at the end", default=4, rule="R-STA-5, R-BON-4",
+        )
 
         def __attrs_post_init__(self):
             if len(self.costs) < self.count:

@@ -9,7 +9,7 @@ from typing import Literal
 
 import attrs
 
-from ttr_core.plugin import Plugin, hookimpl
+from ttr_core.plugin import Plugin, hookimpl, parameter
 
 ANY = "any"
 
@@ -52,8 +52,15 @@ class TicketDealing(Plugin):
 
     @attrs.frozen
     class Config:
-        start: TicketDeal = TicketDeal({ANY: 3}, {ANY: 2})
-        draw: TicketDeal = TicketDeal({ANY: 3}, {ANY: 1})
+        start: TicketDeal = parameter(
+            "the starting tickets: `deal` (how many of each kind: any, short, long), `keep` (the least "
+            "kept, per kind), `rejects` (to the bottom of the ticket deck or the box), `box_undealt` "
+            "(kinds whose undealt tickets leave the game)", default=TicketDeal({ANY: 3}, {ANY: 2}), rule="R-SET-4",
+        )
+        draw: TicketDeal = parameter(
+            "the draw-tickets action, with the same fields as `start`", default=TicketDeal({ANY: 3}, {ANY: 1}),
+            rule="R-TIX-1",
+        )
 
     @hookimpl
     def ttr_ticket_deal(self, purpose):

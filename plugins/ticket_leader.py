@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from ttr_core.plugin import Bonus, Plugin, hookimpl
+from ttr_core.plugin import Bonus, Plugin, hookimpl, parameter
 
 NAME = "ticket-leader"
 
@@ -15,7 +15,10 @@ class TicketLeader(Plugin):
 
     @attrs.frozen
     class Config:
-        points: int = 10
+        points: int = parameter(
+            "points of the ticket-leader bonus, to the single player with the most completed tickets",
+            default=10, rule="R-BON-2",
+        )
 
     @hookimpl
     def ttr_end_bonuses(self, game, outcomes):

@@ -3,7 +3,8 @@ what happens when the deck runs out (R-DRAW-3: the discard pile is shuffled into
 ``ttr_deck_ran_out``).
 
 It declares two hooks for the plugins that shape the open row (the capability ``card-draws``):
-``ttr_card_takeable`` (may this face-up card be taken?) and ``ttr_card_taken`` (a card was taken).
+``ttr_card_takeable`` (may this face-up card be taken?) and ``ttr_card_taken`` (a card was taken),
+whose specs are in :mod:`ttr_core.roles.card_draws`.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import ClassVar
 import attrs
 
 from ttr_core.plugin import (
-    COLORS, LOCOMOTIVE, Action, Decision, GameAPI, MalformedAction, NotLegalNow, Plugin, hookimpl, hookspec, shuffle,
+    COLORS, LOCOMOTIVE, Action, Decision, MalformedAction, NotLegalNow, Plugin, hookimpl, parameter, shuffle,
 )
+from ttr_core.roles.card_draws import CardDrawHooks
 
 
 @attrs.frozen
@@ -23,41 +25,6 @@ class DrawCard(Action):
 
     kind: ClassVar[str] = "draw-card"
     slot: int | None = None
-
-
-class CardDrawHooks:
-    """The hooks of the ``card-draws`` capability, called by this plugin."""
-
-    @hookspec
-    def ttr_card_takeable(self, game: GameAPI, seat: int, slot: int, card: int) -> bool | str | None:
-        """Return False, or the reason as a sentence, if ``seat`` may not take the face-up ``card``
-        from open-row ``slot`` (``ussr``: a controller is only ever drawn blind, R-CTL-5).
-
-        Called by the ``train-cards`` plugin when draws are listed and checked, if any plugin
-        implements it. All answers are asked; any False or reason forbids the pick, and a refused
-        pick says the first reason given.
-
-        Example::
-
-            @hookimpl
-            def ttr_card_takeable(self, game, card):
-                if game.cards.names[card] == "controller":
-                    return "a controller is only ever drawn blind (R-CTL-5)"
-        """
-
-    @hookspec
-    def ttr_card_taken(self, game: GameAPI, seat: int, slot: int | None, card: int) -> None:
-        """Called by the ``train-cards`` plugin after ``seat`` took ``card`` from open-row ``slot``
-        (``None``: blind from the deck). The open-row plugin refills here when the refill is
-        immediate. Returns nothing.
-
-        Example::
-
-            @hookimpl
-            def ttr_card_taken(self, game, slot):
-                if slot is not None:
-                    refill(game)
-        """
 
 
 @attrs.frozen
@@ -88,11 +55,13 @@ class TrainCards(Plugin):
 
     @attrs.frozen
     class Config:
-        per_color: int = 12
-        locomotives: int = 14
-        starting_hand: int = 4
-        #: R-DRAW-2: a face-up locomotive taken first ends the draw and may not be the second card
-        face_up_locomotive_ends_draw: bool = True
+        per_color: int = parameter("train cards of each of the 8 colours in the deck", default=12, rule="R-SET-2")
+        locomotives: int = parameter("locomotives in the deck", default=14, rule="R-SET-2")
+        starting_hand: int = parameter("train cards dealt to each player at the start", default=4, rule="R-SET-3")
+        face_up_locomotive_ends_draw: bool = parameter(
+            "a face-up locomotive taken first ends the draw and may not be the second card",
+            default=True, rule="R-DRAW-2",
+        )
 
     def __init__(self, config=None):
         super().__init__(config)
@@ -194,7 +163,7 @@ class TrainCards(Plugin):
         if action.slot is None:
             card = game.draw_card()
         else:
-            card, st.open_row[action.slot] = st.open_row[action.slot], -1
+            card = game.take_from_open_row(action.slot)  # the open-row plugin refills it (ttr_card_taken)
         player.hand[card] += 1
         game.hook.ttr_card_taken(game=game, seat=seat, slot=action.slot, card=card)
         if second:

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal
 import attrs
 
 from ttr_core.plugin import (
-    COLORS, LOCOMOTIVE, Action, CannotPay, Decision, MalformedAction, Plugin, Route, hookimpl,
+    COLORS, LOCOMOTIVE, Action, CannotPay, Decision, MalformedAction, Plugin, Route, hookimpl, parameter,
 )
 
 
@@ -117,11 +117,14 @@ class Tunnels(Plugin):
 
     @attrs.frozen
     class Config:
-        #: R-TUN-1: how many cards are turned from the deck
-        reveal: int = attrs.field(default=3, validator=attrs.validators.ge(0))
-        #: R-TUN-3: a revealed locomotive adds one "always" (europe, ussr), or only
-        #: "with-locomotive-in-base" (wor: a real locomotive in the base, or an all-locomotive base)
-        revealed_locomotives: Literal["always", "with-locomotive-in-base"] = "always"
+        reveal: int = parameter(
+            "how many cards are turned from the deck for a tunnel", default=3, rule="R-TUN-1",
+            validator=attrs.validators.ge(0),
+        )
+        revealed_locomotives: Literal["always", "with-locomotive-in-base"] = parameter(
+            'a revealed locomotive adds one card "always" (europe, ussr), or only "with-locomotive-in-base" '
+            "(wor: a real locomotive in the base, or an all-locomotive base)", default="always", rule="R-TUN-3",
+        )
 
     @hookimpl
     def ttr_register_actions(self, registry):

@@ -1,7 +1,8 @@
 """Who wins: the highest total, then the rule set's tie-breakers (the winner row of docs/rules.md).
 
 The ``tickets`` tie-breaker (most completed tickets) is this plugin's own. Any other is a fact
-some other plugin knows, asked through ``ttr_tie_breaker``, which this plugin declares: the
+some other plugin knows, asked through ``ttr_tie_breaker``, which this plugin declares (the
+capability ``tie-breakers``, its spec in :mod:`ttr_core.roles.tie_breakers`): the
 longest-path plugin answers ``longest-path-bonus`` and ``longest-path-length``, the stations plugin
 ``fewest-stations``. A plugin answering a tie-breaker lists ``tie-breaker:<name>`` in its
 ``provides``, so a variant naming a tie-breaker that no enabled plugin answers is refused when it
@@ -14,42 +15,24 @@ from types import MappingProxyType
 
 import attrs
 
-from ttr_core.plugin import GameAPI, Plugin, PlayerScore, Winners, hookimpl, hookspec
+from ttr_core.plugin import Plugin, PlayerScore, Winners, hookimpl, parameter
+from ttr_core.roles.tie_breakers import TieBreakerHooks
 
 #: the tie-breakers this plugin knows itself: a key per player, higher is better
 OWN_BREAKERS = MappingProxyType({"tickets": lambda game, s: len(s.tickets_completed)})
 
 
-class WinnerHooks:
-    """The hook of the winner plugin's tie-breakers."""
-
-    @hookspec(firstresult=True)
-    def ttr_tie_breaker(self, game: GameAPI, name: str, score: PlayerScore) -> int | None:
-        """Return ``score``'s player's key for the tie-breaker ``name`` (higher is better), or None if
-        this plugin does not define ``name``.
-
-        Called by the ``winner`` plugin for each tied player, for each tie-breaker the variant lists
-        that the winner plugin does not know itself. A plugin answering ``name`` lists
-        ``"tie-breaker:<name>"`` in its ``provides``, and implements the hook with
-        ``hookimpl(optionalhook=True)`` when it may be enabled without the winner plugin. Stops at
-        first non-None result.
-
-        Example::
-
-            @hookimpl(optionalhook=True)
-            def ttr_tie_breaker(self, game, name, score):
-                if name == "fewest-stations":
-                    return -self.state(game).built[score.seat]
-        """
-
-
 class Winner(Plugin):
+    provides = ("tie-breakers",)
     deterministic = True
 
     @attrs.frozen
     class Config:
-        #: applied in order while players are tied: "tickets", or one another plugin provides
-        tie_breakers: list[str] = attrs.field(factory=list)
+        tie_breakers: list[str] = parameter(
+            'applied in order while players are tied (the winner table of docs/rules.md): "tickets" '
+            "(most completed tickets), or one another plugin provides (`tie-breaker:<name>`); "
+            "none: tied players share the win", factory=list,
+        )
 
     @property
     def requires(self) -> tuple[str, ...]:
@@ -57,7 +40,7 @@ class Winner(Plugin):
 
     @hookimpl
     def ttr_addhooks(self, pluginmanager):
-        pluginmanager.add_hookspecs(WinnerHooks)
+        pluginmanager.add_hookspecs(TieBreakerHooks)
 
     @hookimpl
     def ttr_choose_winners(self, game, scores: list[PlayerScore]):

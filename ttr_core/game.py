@@ -25,6 +25,7 @@ from ttr_core.errors import (
     NotYourTurn,
     TTRError,
 )
+from ttr_core.open_row_table import OpenRowOperations
 from ttr_core.prepared import PreparedRules
 from ttr_core.scoring import GameResult, score_game
 from ttr_core.shuffle import shuffle
@@ -37,7 +38,7 @@ class SetupError(TTRError):
     """A game cannot be created as asked (e.g. a player count the variant does not allow)."""
 
 
-class Game(TableOperations):
+class Game(TableOperations, OpenRowOperations):
     """One game of a ruleset: the turn flow, the state, and the table operations plugins use
     (:class:`ttr_core.table.TableOperations`).
 

@@ -3,7 +3,9 @@
 A plugin imports from here and from nowhere else in the engine, and never from another plugin
 (an import contract checks both in CI). What one plugin needs from another passes through hooks:
 the plugin that calls a hook declares it (``ttr_addhooks``), and the plugins answering it name
-the capability in ``requires``.
+the capability in ``requires``. The hook specs of the capabilities the built-in plugins provide
+are part of this API too, in :mod:`ttr_core.roles` (``from ttr_core.roles import open_row``), so
+that a plugin replacing a built-in one declares the same hooks without copying them.
 
 A plugin is a class, found through the ``ttr`` entry-point group, instantiated once per ruleset
 (a variant at one rules version) with its frozen attrs ``Config`` (the variant's
@@ -30,6 +32,8 @@ from ttr_core.claims import ClaimOptions, Payment
 from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RecordError, RouteTaken
 from ttr_core.hookspecs import hookimpl, hookspec, per_ruleset, required, single_answer
 from ttr_core.network import DisjointSets, longest_trail
+from ttr_core.open_row_table import Refill
+from ttr_core.parameters import Parameter, parameter, parameters_of
 from ttr_core.scoring import Borrow, Bonus, PlayerScore, TicketOutcome, Winners
 from ttr_core.state import Decision, GameState
 from ttr_core.shuffle import shuffle
@@ -53,6 +57,10 @@ __all__ = [
     "DisjointSets", "longest_trail",
     # randomness: shuffling with the game's generator, as the core deals
     "shuffle",
+    # the open row's table operations (GameAPI.refill_open_row)
+    "Refill",
+    # a Config's parameters, documented where they are declared
+    "parameter", "Parameter", "parameters_of",
 ]
 
 #: refusal codes that moved to the plugin refusing with them (``parallel-routes``): still importable
@@ -178,3 +186,16 @@ class GameAPI(Protocol):
     def claim_problem(self, seat: int, route: Route) -> Refusal | None: ...
 
     def legal_actions(self, seat: int) -> Sequence[Action]: ...
+
+    # the open row (ttr_core.open_row_table): how the plugin providing ``open-row`` moves the face-up cards
+    def lay_open_row(self, size: int) -> None: ...
+
+    def deal_open_row(self) -> list[int]: ...
+
+    def take_from_open_row(self, slot: int) -> int: ...
+
+    def discard_open_row(self, slots: Iterable[int] | None = None) -> list[int]: ...
+
+    def open_row_needs_reset(self) -> bool: ...
+
+    def refill_open_row(self, max_resets: int) -> Refill: ...

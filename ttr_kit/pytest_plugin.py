@@ -44,6 +44,13 @@ tickets=None, open_row=None, deck_top=None, turn=None, trains=None)``
     allowed player count, invariants after every action, every record replayed): assert it is
     ``[]``.
 
+``ttr_replacement_conformance(plugin, name=None, games=3, variants=None, rules=None)``
+    The rules ``plugin`` breaks when it replaces the built-in plugins that provide what it
+    provides (``provides = ("open-row",)``), in every shipped variant that has one, ``games``
+    seeded bot games each (:mod:`ttr_kit.conformance`): its capability's hooks declared, the
+    invariants and replays, and the capability's own rules (``open-row``: R-SET-3, R-ROW-1..4).
+    Assert it is ``[]``.
+
 ``ttr_variant(variant, version=None)``
     The loaded, checked ``Ruleset`` (``.plugins``, ``.configs``, ``.board``, ``.version``).
 
@@ -74,7 +81,7 @@ from typing import Any
 import pytest
 
 from ttr_core import variant
-from ttr_kit import testing
+from ttr_kit import conformance, testing
 from ttr_core.errors import IllegalAction
 from ttr_core.position import score_position
 
@@ -153,6 +160,17 @@ def ttr_conformance():
             for number in range(1, newest.version + 1)
             for p in testing.conformance_problems(variant.load(os.fspath(variant_id), number), games, first_seed)
         ]
+
+    return problems
+
+
+@pytest.fixture
+def ttr_replacement_conformance():
+    def problems(
+        plugin: type, name: str | None = None, games: int = 3, variants: Sequence[str] | None = None,
+        rules: dict[str, Any] | None = None,
+    ) -> list[str]:
+        return conformance.replacement_problems(plugin, name, games, variants, rules)
 
     return problems
 

@@ -1,8 +1,10 @@
 """The plugin reference page (``docs/plugins.md``), rendered from the code it documents.
 
 Every hook comes from its spec: the core's in :mod:`ttr_core.hookspecs`, and the ones installed
-plugins declare through ``ttr_addhooks``; what a plugin may call on a game comes from
-:class:`ttr_core.plugin.GameAPI`, and the table of plugins from their classes. ``python
+plugins declare through ``ttr_addhooks`` (the built-in capabilities' specs are in
+:mod:`ttr_core.roles`); what a plugin may call on a game comes from
+:class:`ttr_core.plugin.GameAPI`, the table of plugins from their classes, and their parameters
+from their ``Config`` fields (:func:`ttr_core.plugin.parameters_of`). ``python
 tools/make_plugin_docs.py`` writes the page; a test fails when the page and the code differ.
 """
 
@@ -13,8 +15,11 @@ import re
 import textwrap
 from collections.abc import Callable, Iterator
 
+import attrs
+
 from ttr_core import hookspecs, manager
-from ttr_core.plugin import GameAPI
+from ttr_core.plugin import GameAPI, parameters_of
+from ttr_kit import toml_text
 
 INTRO = """\
 # Plugin reference
@@ -25,9 +30,10 @@ page and the code differ. -->
 
 A rule plugin is a class derived from `ttr_core.plugin.Plugin`, declared in the `ttr`
 entry-point group of its package and enabled by naming it in a variant file. It imports from
-`ttr_core.plugin` (the public plugin API) and from nowhere else in the engine, and never from
-another plugin: what plugins need from each other passes through hooks. An import contract
-(`lint-imports`, run with the tests) holds the built-in plugins to the same rule.
+`ttr_core.plugin` (the public plugin API, with the capabilities' hook specs in `ttr_core.roles`)
+and from nowhere else in the engine, and never from another plugin: what plugins need from each
+other passes through hooks. An import contract (`lint-imports`, run with the tests) holds the
+built-in plugins to the same rule.
 
 ```python
 import attrs
@@ -52,7 +58,7 @@ What a plugin class declares:
 
 | attribute | meaning |
 |---|---|
-| `Config` | a frozen attrs class: the variant's `[rules.<plugin name>]` table, structured strictly (unknown keys and wrong types are located errors) |
+| `Config` | a frozen attrs class: the variant's `[rules.<plugin name>]` table, structured strictly (unknown keys and wrong types are located errors); each field declared with `parameter(meaning, default=..., rule=...)` says what it means and which rule it sets (the last section lists the built-in plugins') |
 | `State` | an attrs class: what the plugin remembers during a game. The core creates it for every game (`new_state(players)`, `State()` by default), carries it in `game.state.ext[name]`, dumps it with the state (records' digests, snapshots); `self.state(game)` reads it, `self.set_state(game, new)` replaces it (how a frozen one changes). Copied for clones and checkpoints (see `deterministic`): quickest when its fields hold numbers, strings, and lists, sets, tuples or dicts of them (dicts of such lists too); other values go through pickle; a frozen one holding only numbers and strings is shared, not copied |
 | `requires` | capabilities some other enabled plugin must `provide`; `ttr variants check` refuses a variant that leaves one unmet, naming the plugin that would provide it |
 | `provides` | capabilities this plugin offers: usually the hooks it declares in `ttr_addhooks` (`route-claims`), or a tie-breaker it answers (`tie-breaker:fewest-stations`) |
@@ -76,7 +82,13 @@ def render() -> str:
         "## Hooks the built-in plugins declare\n\n"
         "A plugin that calls a hook of its own declares it in `ttr_addhooks`, as pytest plugins do with\n"
         "`pytest_addhooks`; a plugin implementing it lists the declaring plugin's capability in `requires`\n"
-        "(or implements it with `hookimpl(optionalhook=True)` when the hook may be absent).\n"
+        "(or implements it with `hookimpl(optionalhook=True)` when the hook may be absent). The specs\n"
+        "are part of the plugin API, one module of `ttr_core.roles` per capability: a plugin replacing\n"
+        "the one that declares them declares the same (`from ttr_core.roles import open_row`, then\n"
+        "`pluginmanager.add_hookspecs(open_row.OpenRowHooks)`) and provides the same capability; the\n"
+        "house-rule kit's conformance suite for replacements (`ttr_kit.conformance`, the fixture\n"
+        "`ttr_replacement_conformance`) plays the shipped variants with it in place and reports the rules\n"
+        "it breaks.\n"
     )
     by_plugin: dict[str, list] = {}
     for hook, (plugin, fn) in sorted(manager.declared_hooks().items()):
@@ -85,9 +97,21 @@ def render() -> str:
     for plugin, fns in sorted(by_plugin.items()):
         provides = ", ".join(f"`{p}`" for p in manager.plugin_class(plugin).provides)
         parts.append(f"### Declared by `{plugin}`" + (f" (provides {provides})" if provides else "") + "\n")
+        parts.append(_spec_home(fns))
         parts += [_hook(fn) for fn in fns]
     parts.append(_plugins_table())
+    parts.append(_parameters())
     return "\n".join(parts).rstrip() + "\n"
+
+
+def _spec_home(fns: list[Callable]) -> str:
+    """Where a plugin's declared hooks are specified, as a replacement imports them."""
+    homes = sorted({(fn.__module__, fn.__qualname__.split(".")[0]) for fn in fns})
+    lines = []
+    for module, cls in homes:
+        package, _, name = module.rpartition(".")
+        lines.append(f"`from {package} import {name}`, `{name}.{cls}`" if package else f"`{module}.{cls}`")
+    return "Specs: " + "; ".join(lines) + ".\n"
 
 
 def _BUILT_IN() -> set[str]:  # noqa: N802 - a constant, computed when first needed
@@ -223,3 +247,29 @@ def _plugins_table() -> str:
         )
     return "\n".join(lines) + "\n"
 
+
+
+def _parameters() -> str:
+    lines = [
+        "## The built-in plugins' parameters\n",
+        "A plugin's parameters are the fields of its `Config`: the keys of the variant's",
+        "`[rules.<plugin name>]` table, with their type and default, what they mean and the rule they",
+        "set (their ids in [docs/rules.md](rules.md)). Each is declared next to its field with",
+        "`ttr_core.plugin.parameter(meaning, default=..., rule=...)` and read back with",
+        "`ttr_core.plugin.parameters_of(Config)`; a plugin of your own documents its parameters the",
+        "same way.\n",
+    ]
+    for name, cls in manager.loadable_classes():
+        found = parameters_of(cls.Config) if name in _BUILT_IN() else ()
+        if not found:
+            continue
+        lines += [f"### `{name}`\n", "| parameter | type | default | meaning | rule |", "|---|---|---|---|---|"]
+        for p in found:
+            default = "(required)" if p.default is attrs.NOTHING else f"`{toml_text.inline(p.default)}`"
+            lines.append(f"| `{p.name}` | `{p.type}` | {default} | {_cell(p.doc)} | {p.rule or ''} |")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")

@@ -21,8 +21,8 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 
 from ttr_core import variant
@@ -323,11 +323,27 @@ def _differences(a: Any, b: Any, path: str = "$") -> list[str]:
     return [] if a == b else [path]
 
 
-def conformance_problems(ruleset, games: int, first_seed: int = 0) -> list[str]:
+class GameRules(Protocol):
+    """Rules checked while a conformance game is played (one instance per game)."""
+
+    def start(self, game: Game) -> list[str]:
+        """The rules broken once the game is set up, as sentences."""
+
+    def after(self, game: Game, seat: int, action: Action) -> list[str]:
+        """The rules broken by ``seat``'s ``action``, just applied, as sentences."""
+
+
+def conformance_problems(
+    ruleset, games: int, first_seed: int = 0, rules: Callable[[Game], GameRules] | None = None,
+) -> list[str]:
     """Play ``games`` seeded random-bot games under ``ruleset`` (player counts cycling over the
     allowed range) and report every broken invariant or failed replay, located by seed and action,
     and every plugin whose instance changes from one game to the next (its instance serves every
-    game of the ruleset, so game state kept on it leaks between games)."""
+    game of the ruleset, so game state kept on it leaks between games).
+
+    ``rules``, when given, checks more: called with each new game, it gives the :class:`GameRules`
+    checked once the game is set up and after every action (:mod:`ttr_kit.conformance` checks a
+    replacement plugin's role this way)."""
     from ttr_core import record
     from ttr_bots import play_game
 
@@ -345,14 +361,24 @@ def conformance_problems(ruleset, games: int, first_seed: int = 0) -> list[str]:
     for k in range(games):
         seed, players = first_seed + k, lo + k % (hi - lo + 1)
         where = f"{ruleset.variant} v{ruleset.version} seed {seed} ({players} players)"
+        this_game: list[GameRules] = []  # the game's rules to check, once it is set up
 
-        def check(game, seat, action, where=where):
+        def start(game, where=where, this_game=this_game):
+            if rules is not None:
+                this_game.append(rules(game))
+                found = this_game[0].start(game)
+                if found:
+                    raise AssertionError(f"{where}, at the start: {'; '.join(found)}")
+
+        def check(game, seat, action, where=where, this_game=this_game):
             found = invariant_problems(game)
+            for game_rules in this_game:
+                found += game_rules.after(game, seat, action)
             if found:
                 raise AssertionError(f"{where}, action {len(game.log)} ({action.kind} by seat {seat}): {'; '.join(found)}")
 
         try:
-            game = play_game(ruleset, players, seed, on_action=check)
+            game = play_game(ruleset, players, seed, on_action=check, on_start=start)
             text = record.dumps(record.make_record(game))
             again = record.dumps(record.make_record(record.replay(record.make_record(game), loader=loader)))
             if text != again:
