@@ -282,6 +282,9 @@ class Claiming(Plugin):
 
     # --- legal actions ------------------------------------------------------------------------
 
+    #: tables about the ruleset filled as its games ask (see ``Plugin.caches``)
+    caches = ("_tables",)
+
     def __init__(self, config=None):
         super().__init__(config)
         #: board facts gathered at the first listing (this instance serves its games, on one board

@@ -31,6 +31,9 @@ class ParallelRoutes(Plugin):
             default=4, rule="R-PAR-2",
         )
 
+    #: tables about the ruleset filled as its games ask (see ``Plugin.caches``)
+    caches = ("_closes_by_route", "_refusals")
+
     def __init__(self, config=None):
         super().__init__(config)
         #: by route index, what owning the route closes (``_closes``), made at the first listing

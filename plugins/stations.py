@@ -100,6 +100,9 @@ class Stations(Plugin):
             if len(self.costs) < self.count:
                 raise ValueError(f"costs: {self.count} stations need {self.count} costs, got {self.costs}")
 
+    #: tables about the ruleset filled as its games ask (see ``Plugin.caches``)
+    caches = ("_stations_paid",)
+
     def __init__(self, config=None):
         super().__init__(config)
         #: a station in every city paid every way, made at the first listing (``_stations_by_payment``)

@@ -65,6 +65,9 @@ class Tickets(Plugin):
     provides = ("tickets",)
     deterministic = True
 
+    #: tables about the ruleset filled as its games ask (see ``Plugin.caches``)
+    caches = ("_keep_choices_by_offer",)
+
     def __init__(self, config=None):
         super().__init__(config)
         #: ``_keep_choices`` of each offer's kinds and keep rule: a few of them, asked at every offer

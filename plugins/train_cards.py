@@ -63,6 +63,9 @@ class TrainCards(Plugin):
             default=True, rule="R-DRAW-2",
         )
 
+    #: tables about the ruleset filled as its games ask (see ``Plugin.caches``)
+    caches = ("_draws_by_row_size", "_restricted")
+
     def __init__(self, config=None):
         super().__init__(config)
         #: a draw from each slot of an open row, by the row's size (``_row_draws``)

@@ -102,6 +102,11 @@ class Plugin:
     #: otherwise the engine copies the state after each action that consulted this plugin (a hook
     #: or an action of its own), and undoes a failure from the last copy, never replaying it.
     deterministic: ClassVar[bool] = False
+    #: the names of the attributes that hold caches of facts about the ruleset (tables worked out
+    #: from the board and the rules, filled as the ruleset's games ask): never game state, which
+    #: belongs in ``State``. The test kit's check that a plugin keeps no game state on itself
+    #: (``ttr_kit.testing.conformance_problems``) leaves these out.
+    caches: ClassVar[tuple[str, ...]] = ()
     #: the entry-point name this instance was loaded under; set by the manager
     name: str = ""
 

@@ -383,24 +383,30 @@ def conformance_problems(
             again = record.dumps(record.make_record(record.replay(record.make_record(game), loader=loader)))
             if text != again:
                 problems.append(f"{where}: the record does not replay to the same bytes")
-            for name in sorted(set(_changed_plugins(game, instances, first=k == 0)) - stateful):
+            for name, attributes in sorted(_changed_plugins(game, instances, first=k == 0).items()):
+                if name in stateful:
+                    continue
                 stateful.add(name)
                 problems.append(
-                    f"{where}: plugin {name!r} changed its own attributes during the game: one instance serves "
-                    "every game of a ruleset, so game state belongs in game.state.ext"
+                    f"{where}: plugin {name!r} changed its own attributes during the game "
+                    f"({', '.join(attributes)}): one instance serves every game of a ruleset, so game state "
+                    "belongs in game.state.ext (a cache of facts about the ruleset is named in the plugin's "
+                    "``caches``)"
                 )
         except Exception as exc:  # noqa: BLE001 - every failure is a finding to report, not to crash on
             problems.append(f"{where}: {type(exc).__name__}: {exc}")
     return problems
 
 
-def _changed_plugins(game: Game, seen: dict[str, str], first: bool) -> list[str]:
-    """Plugins whose attributes changed during this game. The first game may fill caches of facts
-    about the ruleset (a table built from the board), so it only sets the baseline."""
-    changed = []
+def _changed_plugins(game: Game, seen: dict[str, dict[str, str]], first: bool) -> dict[str, list[str]]:
+    """Plugins whose attributes changed during this game, each with the attributes' names. The
+    first game may fill caches of facts about the ruleset (a table built from the board), so it
+    only sets the baseline; attributes a plugin names in its ``caches`` are never compared."""
+    changed = {}
     for name, plugin in game.pm.list_name_plugin():
-        now = repr(sorted(getattr(plugin, "__dict__", {}).items()))
-        if not first and seen.get(name) != now:
-            changed.append(name)
+        skipped = set(getattr(plugin, "caches", ()))
+        now = {k: repr(v) for k, v in getattr(plugin, "__dict__", {}).items() if k not in skipped}
+        if not first and name in seen and seen[name] != now:
+            changed[name] = sorted(k for k in now.keys() | seen[name].keys() if now.get(k) != seen[name].get(k))
         seen[name] = now
     return changed
