@@ -25,7 +25,10 @@ class TurnOrder(Plugin):
     def ttr_next_seat(self, game, seat):
         players = game.state.players
         n = len(players)
-        for k in range(1, n + 1):  # the seat itself last: the only one left
+        nxt = (seat + 1) % n
+        if not players[nxt].resigned:  # most turns: no search
+            return nxt
+        for k in range(2, n + 1):  # the seat itself last: the only one left
             nxt = (seat + k) % n
             if not players[nxt].resigned:
                 return nxt

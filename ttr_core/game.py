@@ -300,7 +300,10 @@ class Game(TableOperations, OpenRowOperations):
         if nxt is None:
             self.finish("no player is left")
             return
-        st.current = self._seat_answer(nxt, "ttr_next_seat")
+        players = st.players  # ``_seat_answer``, written out: it runs at every turn
+        if type(nxt) is not int or not 0 <= nxt < len(players) or players[nxt].resigned:
+            self._seat_answer(nxt, "ttr_next_seat")
+        st.current = nxt
         self.hook.ttr_turn_started(game=self, seat=nxt)
 
     def _seat_answer(self, seat: Any, hook: str) -> int:
