@@ -38,8 +38,6 @@ class ParallelRoutes(Plugin):
         super().__init__(config)
         #: by route index, what owning the route closes (``_closes``), made at the first listing
         self._closes_by_route: list[tuple[tuple[int, Refusal], ...] | None] | None = None
-        #: refusals are frozen values, asked at every listing: one per (code, route id, players)
-        self._refusals: dict[tuple[str, str, int], Refusal] = {}
 
     @hookimpl
     def ttr_closed_routes(self, game, seat, route):
@@ -67,7 +65,7 @@ class ParallelRoutes(Plugin):
             code = self._closed_by(owner[r], seat, players)
             for other in routes[r].parallel:
                 if owner[other] < 0:
-                    closed[other] = self._shared_refusal(code, routes[r].id, players)
+                    closed[other] = self._game_refusal(game, code, routes[r].id, players)
         return closed
 
     def _closed_by(self, holder: int, seat: int, players: int) -> str | None:
@@ -93,7 +91,7 @@ class ParallelRoutes(Plugin):
                 closing = (code, other)
         if closing is None:
             return None
-        return {route.index: self._shared_refusal(closing[0], game.board.routes[closing[1]].id, players)}
+        return {route.index: self._game_refusal(game, closing[0], game.board.routes[closing[1]].id, players)}
 
     def _closes(self, board) -> list[tuple[tuple[int, Refusal], ...] | None]:
         # by route index, what owning the route closes (R-PAR-1): each parallel, with the refusal
@@ -101,17 +99,24 @@ class ParallelRoutes(Plugin):
         # a fact of the board this instance serves
         if self._closes_by_route is None:
             self._closes_by_route = [
-                tuple((other, self._shared_refusal(OWN_PARALLEL, r.id, 0)) for other in r.parallel) or None
+                tuple((other, _refusal(OWN_PARALLEL, r.id, 0)) for other in r.parallel) or None
                 for r in board.routes
             ]
         return self._closes_by_route
 
-    def _shared_refusal(self, code: str, route_id: str, players: int) -> Refusal:
-        """The refusal ``_refusal`` makes, one object for every game of the ruleset (``_refusals``)."""
-        kept = self._refusals.get((code, route_id, players))
-        if kept is None:
-            kept = self._refusals[(code, route_id, players)] = _refusal(code, route_id, players)
-        return kept
+    def _game_refusal(self, game, code: str, route_id: str, players: int) -> Refusal:
+        """The refusal ``_refusal`` makes, made once per game: closures are asked at every listing.
+        Kept in ``game.memo[self.name]`` by ``(code, route id, players)``, its whole making."""
+        memo = getattr(game, "memo", None)
+        made = None if memo is None else memo.get(self.name)
+        if made is None:
+            made = {}
+            if memo is not None:
+                memo[self.name] = made
+        refusal = made.get((code, route_id, players))
+        if refusal is None:
+            refusal = made[(code, route_id, players)] = _refusal(code, route_id, players)
+        return refusal
 
 
 def _refusal(code: str, route_id: str, players: int) -> Refusal:

@@ -65,14 +65,6 @@ class Tickets(Plugin):
     provides = ("tickets",)
     deterministic = True
 
-    #: tables about the ruleset filled as its games ask (see ``Plugin.caches``)
-    caches = ("_keep_choices_by_offer",)
-
-    def __init__(self, config=None):
-        super().__init__(config)
-        #: ``_keep_choices`` of each offer's kinds and keep rule: a few of them, asked at every offer
-        self._keep_choices_by_offer: dict[tuple[tuple[str, ...], tuple[tuple[str, int], ...]], tuple[tuple[int, ...], ...]] = {}
-
     @hookimpl
     def ttr_addhooks(self, pluginmanager):
         pluginmanager.add_hookspecs(TicketHooks)
@@ -101,12 +93,23 @@ class Tickets(Plugin):
         decision = game.state.players[seat].decision
         deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
         tickets = [game.board.tickets[t] for t in decision.offered]
-        offer = (tuple(t.kind for t in tickets), tuple(sorted(deal.keep.items())))
-        combos = self._keep_choices_by_offer.get(offer)
-        if combos is None:
-            combos = self._keep_choices_by_offer[offer] = _keep_choices(*offer)
+        combos = self._keep_choices_of(game, tuple(t.kind for t in tickets), tuple(sorted(deal.keep.items())))
         ids = [t.id for t in tickets]
         return [KeepTickets(tuple(map(ids.__getitem__, combo))) for combo in combos]
+
+    def _keep_choices_of(self, game, kinds: tuple[str, ...], keep: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], ...]:
+        """``_keep_choices``, worked out once per game for each offer's kinds and keep rule (a few,
+        asked at every listing of an offer): kept in ``game.memo[self.name]``."""
+        memo = getattr(game, "memo", None)
+        known = None if memo is None else memo.get(self.name)
+        if known is None:
+            known = {}
+            if memo is not None:
+                memo[self.name] = known
+        combos = known.get((kinds, keep))
+        if combos is None:
+            combos = known[(kinds, keep)] = _keep_choices(kinds, keep)
+        return combos
 
     def check(self, game, seat, action: KeepTickets) -> None:
         decision = game.state.players[seat].decision

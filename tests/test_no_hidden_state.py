@@ -43,6 +43,9 @@ CONVENTIONAL = {"__all__"}
 #: mapping methods whose first argument is a key
 KEYED_METHODS = {"get", "setdefault", "pop", "__getitem__", "__setitem__", "__contains__"}
 
+# The core's and the bots' parts still find what other changes of issue 28 are removing (the
+# generated relay and copier, the bots' board caches, ``global`` in ticket_bot): expected to fail
+# until those land, then made strict by dropping the mark.
 _CORE_AND_BOTS = pytest.mark.xfail(
     strict=False,
     reason="the core's and the bots' caches are being moved by other changes of issue 28; un-xfail once merged",
