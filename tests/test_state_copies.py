@@ -1,17 +1,26 @@
 """Copies of a game's state: ``GameState.copy()`` (clones), ``snapshot()``/``from_snapshot()``
 (the checkpoints of games with plugins that may not replay, ``Game.apply``) and
 ``copy_plugin_state`` for each kind of plugin state. A copy equals its original, has the same
-types, and is independent of it: changing one never changes the other."""
+types, and is independent of it: changing one never changes the other, whatever field of the
+state or of a player it is in (every field attrs lists). Last, a checkpoint keeps the generator
+as it was: a failed action is undone to it though the game drew since."""
 
 from __future__ import annotations
 
 import collections
 import pickle
+from typing import ClassVar
 
 import attrs
 import pytest
 
+from ttr_bots import bot_class
+from ttr_core import manager, variant
+from ttr_core.errors import PluginFailed
+from ttr_core.game import Game
+from ttr_core.plugin import Plugin, hookimpl
 from ttr_core.state import Decision, GameState, PlayerState, copy_plugin_state
+from ttr_plugins.train_cards import DrawCard
 from ttr_plugins.passing import PassingState
 from ttr_plugins.stations import StationsState
 
@@ -278,3 +287,60 @@ def test_a_snapshot_taken_from_the_last_one_of_a_state_with_other_players_takes_
     now = st.snapshot(other.snapshot())
     assert now == st.snapshot() and len(now.state.players) == len(st.players)
     assert_apart(st, now.state)
+
+
+# --- the checkpoint and the generator: a failed action undone in a game whose plugins draw ---------
+
+
+class AsksAtEachTurnsEnd(Plugin):
+    """Consulted at each turn's end and not deterministic: the game keeps a checkpoint after each
+    turn, sharing its generator with it."""
+
+    @hookimpl
+    def ttr_turn_ended(self, game):
+        return None
+
+
+class DrawsAtEachCard(Plugin):
+    """Draws from the game's generator at each card taken (as a replay draws again: deterministic),
+    and fails the card taken when the log holds ``fail_at`` actions."""
+
+    deterministic = True
+    fail_at: ClassVar[int] = 10**9
+
+    @hookimpl
+    def ttr_card_taken(self, game):
+        game.rng.random()
+        if len(game.log) == DrawsAtEachCard.fail_at:
+            raise RuntimeError("no more cards")
+
+
+def test_a_failed_action_is_undone_to_the_generator_the_checkpoint_shared_though_the_game_drew_since(tmp_path):
+    """Cards drawn after the last turn's end drew from the generator the checkpoint shares; undoing
+    a failed draw from the checkpoint gives back the generator as it was before that draw: the game
+    is the one a replay of its log makes, and goes on drawing the same numbers."""
+    path = tmp_path / "usa-drawing.toml"
+    path.write_text('id = "usa-drawing"\ntitle = "t"\nextends = "usa"\n[versions.1]\n'
+                    'add_plugins = ["asks", "draws"]\n', encoding="utf-8")
+    DrawsAtEachCard.fail_at = 10**9
+    with manager.local_plugins({"asks": AsksAtEachTurnsEnd, "draws": DrawsAtEachCard}):
+        ruleset = variant.load(str(path))
+        game = Game(ruleset, ["P1", "P2"], 3)
+        bots = [bot_class("random")(3, seat) for seat in range(2)]
+        while game.state.turn < 6 or not any(a.kind == "draw-card" for a in game.legal_actions(game.state.current)):
+            seat = game.to_act()[0]
+            game.apply(seat, bots[seat].choose(game, seat))
+        seat = game.state.current
+        game.apply(seat, DrawCard(None))  # a first card this turn: a draw from the shared generator
+        assert game.state.current == seat  # a blind draw: the turn goes on
+        before = game.dump()
+        DrawsAtEachCard.fail_at = len(game.log)
+        with pytest.raises(PluginFailed):
+            game.apply(seat, DrawCard(None))
+        DrawsAtEachCard.fail_at = 10**9
+        assert game.dump() == before
+        replayed = Game(ruleset, ["P1", "P2"], 3)
+        for seat, action in game.log:
+            replayed.apply(seat, action)
+        assert replayed.dump() == game.dump()  # the generator's state included
+        assert [game.rng.random() for _ in range(3)] == [replayed.rng.random() for _ in range(3)]

@@ -183,27 +183,28 @@ def copy_plugin_state(value: Any) -> Any:
     them, a dict of lists of them, a tuple or frozenset) is copied field by field, the containers
     shallowly; a frozen one holding nothing mutable is shared. Anything else, or a container held
     twice, goes through pickle (``copy.deepcopy`` is slower)."""
-    if attrs.has(type(value)) and not hasattr(value, "__dict__"):
+    fields = getattr(type(value), "__attrs_attrs__", None)  # what ``attrs.fields`` reads, None if not attrs
+    if fields is not None and not hasattr(value, "__dict__"):
         try:
-            return _copy_attrs(value)
+            return _copy_attrs(value, fields)
         except _Unusual:
             pass
     return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
 
 
-def _copy_attrs(value: Any) -> Any:
-    """A copy of ``value``, a slotted attrs instance, its fields copied by :func:`_copy_field`; the
-    value itself if it is frozen and holds nothing mutable."""
+def _copy_attrs(value: Any, fields: tuple[attrs.Attribute, ...]) -> Any:
+    """A copy of ``value``, a slotted attrs instance with ``fields``, each copied by
+    :func:`_copy_field`; the value itself if it is frozen and holds nothing mutable."""
     kind = type(value)
-    names = [field.name for field in attrs.fields(kind)]
+    names = [field.name for field in fields]
     held: list[int] = []
-    fields = [_copy_field(getattr(value, name), held) for name in names]
+    copies = [_copy_field(getattr(value, name), held) for name in names]
     if not held and kind.__setattr__ is _Frozen.__setattr__:
         return value  # nothing in it can change: the copy is the value itself
     if len(held) != len(set(held)):
         raise _Unusual(value)  # a container held twice stays one container in pickle's copy
     twin = object.__new__(kind)
-    for name, field in zip(names, fields):
+    for name, field in zip(names, copies):
         object.__setattr__(twin, name, field)  # frozen classes too
     return twin
 
