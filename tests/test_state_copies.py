@@ -1,17 +1,26 @@
 """Copies of a game's state: ``GameState.copy()`` (clones), ``snapshot()``/``from_snapshot()``
 (the checkpoints of games with plugins that may not replay, ``Game.apply``) and
 ``copy_plugin_state`` for each kind of plugin state. A copy equals its original, has the same
-types, and is independent of it: changing one never changes the other."""
+types, and is independent of it: changing one never changes the other, whatever field of the
+state or of a player it is in (every field attrs lists). Last, a checkpoint keeps the generator
+as it was: a failed action is undone to it though the game drew since."""
 
 from __future__ import annotations
 
 import collections
 import pickle
+from typing import ClassVar
 
 import attrs
 import pytest
 
+from ttr_bots import bot_class
+from ttr_core import manager, variant
+from ttr_core.errors import PluginFailed
+from ttr_core.game import Game
+from ttr_core.plugin import Plugin, hookimpl
 from ttr_core.state import Decision, GameState, PlayerState, copy_plugin_state
+from ttr_plugins.train_cards import DrawCard
 from ttr_plugins.passing import PassingState
 from ttr_plugins.stations import StationsState
 
@@ -149,15 +158,18 @@ class Waiting(Decision):
 def full_state() -> GameState:
     """A state with every field away from its default, plugin states of several kinds."""
     players = [
-        PlayerState(f"P{i}", [i, 1, 2], 40 - i, [i, 7], [3 + i], 5 + i, i == 2,
-                    Waiting("tickets", ("keep",)) if i else None, i)
+        PlayerState(name=f"P{i}", hand=[i, 1, 2], trains=40 - i, tickets=[i, 7], routes=[3 + i], route_points=5 + i,
+                    resigned=i == 2, decision=Waiting("tickets", ("keep",)) if i else None, trains_out=i)
         for i in range(3)
     ]
-    return GameState(players, [1, 2, 3], [4], [5, -1], [6, 7], [-1, 0, 1], [8], "play", 1, 9, [2, 0], "why",
-                     {name: make() for name, make in STATES.items()})
+    return GameState(players=players, deck=[1, 2, 3], discard=[4], open_row=[5, -1], ticket_deck=[6, 7],
+                     owner=[-1, 0, 1], boxed_tickets=[8], phase="play", current=1, turn=9, final_round=[2, 0],
+                     end_reason="why", ext={name: make() for name, make in STATES.items()})
 
 
 def test_every_field_is_set_away_from_its_default_in_the_full_state():
+    """A field added to a player or the state must be given a value here, so that the tests below
+    check that copies copy it."""
     st = full_state()
     for cls, value in ((GameState, st), (PlayerState, st.players[2])):
         for field in attrs.fields(cls):
@@ -166,42 +178,79 @@ def test_every_field_is_set_away_from_its_default_in_the_full_state():
                 assert getattr(value, field.name) != default, f"{cls.__name__}.{field.name}: give it a value"
 
 
-def test_a_copy_of_the_state_is_equal_and_independent():
+def by_field(state: GameState) -> dict[str, list]:
+    """The mutable containers of ``state``, to any depth, by the field that holds them: every
+    field of the state and of each player, as attrs lists them (a field added later too)."""
+    held = {f.name: containers(getattr(state, f.name)) for f in attrs.fields(GameState) if f.name != "players"}
+    held["players"] = [state.players]
+    for seat, player in enumerate(state.players):
+        for f in attrs.fields(PlayerState):
+            held[f"players[{seat}].{f.name}"] = containers(getattr(player, f.name))
+    return held
+
+
+def assert_apart(original: GameState, twin: GameState) -> None:
+    """``twin`` equals ``original`` and shares none of its mutable containers, field by field."""
+    assert twin == original and twin.dump() == original.dump()
+    mine, theirs = by_field(original), by_field(twin)
+    assert mine.keys() == theirs.keys()
+    for name in mine:
+        assert len(mine[name]) == len(theirs[name]), name
+        assert not {id(c) for c in mine[name]} & {id(c) for c in theirs[name]}, f"{name} is shared with the original"
+
+
+def change_everything(state: GameState) -> None:
+    """Change every mutable container in ``state``, in place."""
+    for held in by_field(state).values():
+        for container in held:
+            if isinstance(container, dict):
+                container["added"] = 1
+            elif isinstance(container, set):
+                container.add("added")
+            else:
+                container.append("added")
+
+
+COPIES = {
+    "copy()": lambda st: st.copy(),
+    "from_snapshot(snapshot())": lambda st: GameState.from_snapshot(st.snapshot()),
+    "from a snapshot taken from the last one": lambda st: GameState.from_snapshot(st.snapshot(st.snapshot())),
+    "a snapshot's own state": lambda st: st.snapshot().state,
+}
+
+
+@pytest.mark.parametrize("how", list(COPIES))
+def test_every_field_of_a_copy_is_its_own(how):
+    st = full_state()
+    twin = COPIES[how](st)
+    assert_apart(st, twin)
+    change_everything(twin)
+    assert st == full_state(), "changing the copy changed the original"
+    twin = COPIES[how](st)
+    change_everything(st)
+    assert twin == full_state(), "changing the original changed the copy"
+
+
+def test_a_copy_shares_only_the_frozen_decisions_and_frozen_plugin_states_of_plain_values():
     st = full_state()
     twin = st.copy()
-    assert twin is not st
-    assert twin == st and twin.dump() == st.dump()
-    assert_independent_pair(st, twin)
-
-
-def assert_independent_pair(original: GameState, twin: GameState) -> None:
-    before = original.dump()
-    assert twin.players is not original.players and twin.ext is not original.ext
-    for name in ("deck", "discard", "open_row", "ticket_deck", "owner", "boxed_tickets", "final_round"):
-        assert getattr(twin, name) is not getattr(original, name), name
-    for p, q in zip(original.players, twin.players):
-        assert p is not q and p.hand is not q.hand and p.tickets is not q.tickets and p.routes is not q.routes
-        assert p.decision is q.decision  # frozen: shared
-    twin.players[0].hand[0] += 1
-    twin.deck.append(9)
-    twin.final_round.append(1)
-    twin.ext["mutable, atomic fields"].count += 1
-    twin.ext["stations (dicts of numbers and of lists)"].cities[0].append("Roma")
-    assert original.dump() == before
+    assert twin.players[1].decision is st.players[1].decision
+    assert twin.ext["frozen, immutable fields"] is st.ext["frozen, immutable fields"]
+    assert twin.ext["frozen, holding a list"] is not st.ext["frozen, holding a list"]
 
 
 def test_a_snapshot_makes_equal_independent_states_again_and_again():
     st = full_state()
     snapshot = st.snapshot()
     first = GameState.from_snapshot(snapshot)
-    assert first == st and first.dump() == st.dump()
     taken = st.dump()
-    assert_independent_pair(st, first)
+    assert_apart(st, first)
     st.players[1].routes.append(40)  # the state goes on: the snapshot does not
     st.ext["stations (dicts of numbers and of lists)"].built[0] = 3
+    change_everything(first)
     second = GameState.from_snapshot(snapshot)
     assert second.dump() == taken
-    assert_independent_pair(st, second)
+    assert_apart(second, GameState.from_snapshot(snapshot))
 
 
 def test_a_snapshot_taken_from_the_last_one_equals_a_fresh_one_and_shares_only_what_did_not_change():
@@ -213,16 +262,85 @@ def test_a_snapshot_taken_from_the_last_one_equals_a_fresh_one_and_shares_only_w
     st.ext["passing (frozen, atomic fields)"] = PassingState(5)  # a frozen state is replaced
     now = st.snapshot(last)
     assert now == st.snapshot()
-    seats, ext = now[0], now[-1]
-    assert seats[0] is last[0][0] and seats[2] is last[0][2] and seats[1] is not last[0][1]
-    assert ext is not last[-1] and ext["frozen, immutable fields"] is last[-1]["frozen, immutable fields"]
+    seats, kept = now.state.players, last.state.players
+    assert seats[0] is kept[0] and seats[2] is kept[2] and seats[1] is not kept[1]
+    ext = now.state.ext
+    assert ext is not last.state.ext and ext["frozen, immutable fields"] is last.state.ext["frozen, immutable fields"]
+    assert now.state.deck is not last.state.deck
     assert GameState.from_snapshot(now).dump() == st.dump()
     again = st.snapshot(now)
-    assert again[-1] is not now[-1], "a mutable plugin state is copied at every snapshot"
+    assert again.state.ext is not now.state.ext, "a mutable plugin state is copied at every snapshot"
+
+
+def test_a_snapshot_of_an_unchanged_state_shares_its_plugin_states_when_all_are_frozen():
+    st = full_state()
+    st.ext = {name: st.ext[name] for name in ("passing (frozen, atomic fields)", "frozen, immutable fields")}
+    last = st.snapshot()
+    assert st.snapshot(last).state.ext is last.state.ext
+    st.ext["passing (frozen, atomic fields)"] = PassingState(5)
+    assert st.snapshot(last).state.ext is not last.state.ext
 
 
 def test_a_snapshot_taken_from_the_last_one_of_a_state_with_other_players_takes_nothing_from_it():
     st, other = full_state(), full_state()
     other.players.pop()
     now = st.snapshot(other.snapshot())
-    assert now == st.snapshot() and len(now[0]) == len(st.players)
+    assert now == st.snapshot() and len(now.state.players) == len(st.players)
+    assert_apart(st, now.state)
+
+
+# --- the checkpoint and the generator: a failed action undone in a game whose plugins draw ---------
+
+
+class AsksAtEachTurnsEnd(Plugin):
+    """Consulted at each turn's end and not deterministic: the game keeps a checkpoint after each
+    turn, sharing its generator with it."""
+
+    @hookimpl
+    def ttr_turn_ended(self, game):
+        return None
+
+
+class DrawsAtEachCard(Plugin):
+    """Draws from the game's generator at each card taken (as a replay draws again: deterministic),
+    and fails the card taken when the log holds ``fail_at`` actions."""
+
+    deterministic = True
+    fail_at: ClassVar[int] = 10**9
+
+    @hookimpl
+    def ttr_card_taken(self, game):
+        game.rng.random()
+        if len(game.log) == DrawsAtEachCard.fail_at:
+            raise RuntimeError("no more cards")
+
+
+def test_a_failed_action_is_undone_to_the_generator_the_checkpoint_shared_though_the_game_drew_since(tmp_path):
+    """Cards drawn after the last turn's end drew from the generator the checkpoint shares; undoing
+    a failed draw from the checkpoint gives back the generator as it was before that draw: the game
+    is the one a replay of its log makes, and goes on drawing the same numbers."""
+    path = tmp_path / "usa-drawing.toml"
+    path.write_text('id = "usa-drawing"\ntitle = "t"\nextends = "usa"\n[versions.1]\n'
+                    'add_plugins = ["asks", "draws"]\n', encoding="utf-8")
+    DrawsAtEachCard.fail_at = 10**9
+    with manager.local_plugins({"asks": AsksAtEachTurnsEnd, "draws": DrawsAtEachCard}):
+        ruleset = variant.load(str(path))
+        game = Game(ruleset, ["P1", "P2"], 3)
+        bots = [bot_class("random")(3, seat) for seat in range(2)]
+        while game.state.turn < 6 or not any(a.kind == "draw-card" for a in game.legal_actions(game.state.current)):
+            seat = game.to_act()[0]
+            game.apply(seat, bots[seat].choose(game, seat))
+        seat = game.state.current
+        game.apply(seat, DrawCard(None))  # a first card this turn: a draw from the shared generator
+        assert game.state.current == seat  # a blind draw: the turn goes on
+        before = game.dump()
+        DrawsAtEachCard.fail_at = len(game.log)
+        with pytest.raises(PluginFailed):
+            game.apply(seat, DrawCard(None))
+        DrawsAtEachCard.fail_at = 10**9
+        assert game.dump() == before
+        replayed = Game(ruleset, ["P1", "P2"], 3)
+        for seat, action in game.log:
+            replayed.apply(seat, action)
+        assert replayed.dump() == game.dump()  # the generator's state included
+        assert [game.rng.random() for _ in range(3)] == [replayed.rng.random() for _ in range(3)]

@@ -15,6 +15,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
+
 from ttr_core import hidden, manager
 from ttr_core.actions import Action, Registration
 from ttr_core.errors import (
@@ -29,13 +31,58 @@ from ttr_core.open_row_table import OpenRowOperations
 from ttr_core.prepared import PreparedRules
 from ttr_core.scoring import GameResult, score_game
 from ttr_core.shuffle import shuffle
-from ttr_core.state import GameState, PlayerState, digest
+from ttr_core.state import GameState, PlayerState, StateSnapshot, digest
 from ttr_core.table import TableOperations
 from ttr_core.variant import Ruleset
 
 
 class SetupError(TTRError):
     """A game cannot be created as asked (e.g. a player count the variant does not allow)."""
+
+
+class SharedGenerator:
+    """A game's seeded generator, shared by the game, its clones and its checkpoint until one of
+    them draws from it.
+
+    A clone or a checkpoint must go on from the generator's state at the time it was made, but
+    copying a generator (625 words) costs more than the rest of a clone, and most never draw: a
+    search bot's clones seldom do, and a checkpoint is replaced at the next turn (a usa game draws
+    only to shuffle the discard, R-DRAW-3). So a copy of a game takes a share (:meth:`shared`),
+    and a holder about to draw first takes the generator as its own (:meth:`own`): the same one
+    if nobody else holds it, else a copy of its state, leaving the others theirs. A holder
+    dropped without drawing still counts: another then copies once more than it had to."""
+
+    __slots__ = ("generator", "holders")
+
+    def __init__(self, generator: random.Random):
+        self.generator = generator
+        self.holders = 1
+
+    def shared(self) -> SharedGenerator:
+        """This generator, held by one more (a clone, a checkpoint)."""
+        self.holders += 1
+        return self
+
+    def own(self) -> SharedGenerator:
+        """This generator for a holder about to draw from it: itself if nobody else holds it,
+        else a copy of it held by that holder alone."""
+        if self.holders == 1:
+            return self
+        self.holders -= 1
+        copy = random.Random.__new__(random.Random)  # not seeded: seeding reads the system's entropy
+        copy.setstate(self.generator.getstate())
+        return SharedGenerator(copy)
+
+
+@attrs.frozen
+class Checkpoint:
+    """A game as it was after an action, ``log_length`` actions in: what a failed action is undone
+    from (``Game._undo``) by replaying the actions logged since."""
+
+    state: StateSnapshot
+    rng: SharedGenerator  # a share of the game's generator (the checkpoint never draws from it)
+    result: GameResult | None
+    log_length: int
 
 
 class Game(TableOperations, OpenRowOperations):
@@ -83,25 +130,14 @@ class Game(TableOperations, OpenRowOperations):
 
     @property
     def rng(self) -> random.Random:
-        """The game's seeded generator, the only source of randomness of the rules.
-
-        Clones and snapshots share it until one of them draws from it: the first to draw takes a
-        copy first (copying its 625-word state is most of the cost of a clone, and most clones of
-        a search never draw)."""
-        if self._rng_sharers[0] > 1:
-            self._rng_sharers[0] -= 1
-            own = random.Random.__new__(random.Random)
-            own.setstate(self._rng.getstate())
-            self._rng, self._rng_sharers = own, [1]
-        return self._rng
+        """The game's seeded generator, the only source of randomness of the rules: read only to
+        draw from it (clones and the checkpoint share it until then, see :class:`SharedGenerator`)."""
+        self._generator = self._generator.own()
+        return self._generator.generator
 
     @rng.setter
     def rng(self, value: random.Random) -> None:
-        self._rng, self._rng_sharers = value, [1]
-
-    def _share_rng(self) -> tuple[random.Random, list[int]]:
-        self._rng_sharers[0] += 1
-        return self._rng, self._rng_sharers
+        self._generator = SharedGenerator(value)
 
     # --- building ---------------------------------------------------------------------------
 
@@ -112,10 +148,9 @@ class Game(TableOperations, OpenRowOperations):
         self._answers, self._watch = shared.answers, shared.watch
         # what lists the actions that open a turn, bound once (the registry is complete): asked at every turn
         self._turn_listings = tuple(handler.legal for handler in shared.registry.turn_openers())
-        #: the state after the last action that consulted a plugin that may not replay, as
-        #: ``(GameState.snapshot(), generator, its sharers, result, length of the log then)``; None
-        #: before one is needed
-        self._checkpoint: tuple | None = None
+        #: the game after the last action that consulted a plugin that may not replay; None before
+        #: one is needed
+        self._checkpoint: Checkpoint | None = None
         self._seen: object = None  # the watch's token when the checkpoint was taken
 
     def _new_state(self, players: Sequence[str]) -> GameState:
@@ -349,25 +384,25 @@ class Game(TableOperations, OpenRowOperations):
         self.__dict__.update(fresh.__dict__)
 
     def _from_checkpoint(self) -> tuple[Game, int]:
-        """A copy of this game as it was at its checkpoint, and the length of the log then."""
-        state, rng, sharers, result, at = self._checkpoint
+        """A copy of this game as it was at its checkpoint (which stays usable), and the length of
+        the log then."""
+        checkpoint = self._checkpoint
         fresh = object.__new__(Game)
         fresh.__dict__.update(self.__dict__)
-        sharers[0] += 1  # the checkpoint stays usable: whoever draws first copies the generator
-        fresh.state, fresh._rng, fresh._rng_sharers, fresh.result = GameState.from_snapshot(state), rng, sharers, result
-        fresh.log, fresh.memo = self.log[:at], {}
-        return fresh, at
+        fresh.state = GameState.from_snapshot(checkpoint.state)
+        fresh._generator = checkpoint.rng.shared()
+        fresh.result = checkpoint.result
+        fresh.log, fresh.memo = self.log[:checkpoint.log_length], {}
+        return fresh, checkpoint.log_length
 
-    def _copied(self, logged: int, last: tuple | None = None) -> tuple | None:
-        """A checkpoint of this game (see ``_checkpoint``), ``logged`` actions in, sharing what has not
-        changed since the checkpoint ``last``; None if a plugin made its state uncopyable. The
-        generator is shared until either side draws from it (see ``rng``); a result is frozen."""
+    def _copied(self, logged: int, last: Checkpoint | None = None) -> Checkpoint | None:
+        """A checkpoint of this game, ``logged`` actions in, sharing what has not changed since the
+        checkpoint ``last``; None if a plugin made its state uncopyable. A result is frozen."""
         try:
-            snapshot = self.state.snapshot(None if last is None else last[0])
+            snapshot = self.state.snapshot(None if last is None else last.state)
         except Exception:  # noqa: BLE001 - state a plugin made uncopyable: the log is all there is
             return None
-        self._rng_sharers[0] += 1  # ``_share_rng()``
-        return snapshot, self._rng, self._rng_sharers, self.result, logged
+        return Checkpoint(snapshot, self._generator.shared(), self.result, logged)
 
     def _blame(self, exc: BaseException, seat: int | None, action: Action | None, doing: str | None = None):
         return manager.blame(self.pm, exc, seat, action, doing)
@@ -380,7 +415,7 @@ class Game(TableOperations, OpenRowOperations):
         twin = object.__new__(Game)
         twin.__dict__.update(self.__dict__)
         twin.state = self.state.copy()
-        twin._rng, twin._rng_sharers = self._share_rng()
+        twin._generator = self._generator.shared()
         twin.log = self.log[:]
         twin.memo = {name: kept.copy() for name, kept in self.memo.items() if hasattr(kept, "copy")}
         return twin
@@ -405,7 +440,7 @@ class Game(TableOperations, OpenRowOperations):
     def dump(self) -> dict[str, Any]:
         """The whole state as JSON data (hidden parts included), for comparisons and digests."""
         data = self.state.dump()
-        data["rng"] = digest(repr(self._rng.getstate()))  # reading it draws nothing: no copy needed
+        data["rng"] = digest(repr(self._generator.generator.getstate()))  # reading its state draws nothing
         data["log"] = len(self.log)
         return data
 

@@ -7,12 +7,10 @@ a rejected action, and so that a record can carry a digest of the final state.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import pickle
 import json
 import operator
-from collections.abc import Callable
 from itertools import chain
 from typing import Any
 
@@ -70,6 +68,10 @@ class PlayerState:
     #: Dumped only when there are some, so that the digests of games that never set any are unchanged.
     trains_out: int = 0
 
+    def copy(self) -> PlayerState:
+        """An independent copy (see :func:`_copies`)."""
+        return PlayerState(*_copies(_player_fields(self)))
+
 
 @attrs.define(slots=True)
 class GameState:
@@ -89,55 +91,35 @@ class GameState:
     ext: dict[str, Any] = attrs.Factory(dict)
 
     def copy(self) -> GameState:
-        """An independent copy: lists are copied (``list.copy()``, quicker than ``[:]``), decisions
-        (frozen) are shared, plugin states are copied by :func:`copy_plugin_state` (search bots copy
-        often)."""
-        final = self.final_round
-        return GameState(
-            [PlayerState(p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(), p.route_points, p.resigned,
-                         p.decision, p.trains_out) for p in self.players],
-            self.deck.copy(), self.discard.copy(), self.open_row.copy(), self.ticket_deck.copy(), self.owner.copy(),
-            self.boxed_tickets.copy(),
-            self.phase, self.current, self.turn, None if final is None else final.copy(), self.end_reason,
-            _copy_ext(self.ext),
-        )
+        """An independent copy: the players copied (:meth:`PlayerState.copy`), the plugin states
+        too (:func:`copy_plugin_state`), every other field as :func:`_copies` copies it."""
+        return self._copy(None)
 
-    def snapshot(self, last: tuple | None = None) -> tuple:
-        """This state as :meth:`from_snapshot` takes it, made as cheaply as can be: a tuple of copies
-        of the fields (players as tuples of theirs) that nothing changes. A game with plugins that
-        may not replay takes one after each action that consulted them (``Game.apply``) and passes
-        its ``last`` one: a player whose fields all equal those in ``last`` (most players, after
-        one turn) and a plugin state that ``last`` shares (frozen, unchanged) are taken from it."""
-        final = self.final_round
-        if last is None or len(last[0]) != len(self.players):  # none, or of another game's state
-            seats, ext = [_player_copy(p) for p in self.players], None
+    def _copy(self, like: GameState | None) -> GameState:
+        """A copy as :meth:`copy` makes, sharing with ``like`` (an earlier copy of this game's
+        state, a snapshot's, that nothing changes) what has not changed since: each player equal
+        to its own there, and the plugin states if it holds the very same ones."""
+        twin = GameState(*_copies(_state_fields(self)))
+        if like is None or len(like.players) != len(self.players):  # none, or another game's state
+            twin.players = [p.copy() for p in self.players]
+            twin.ext = _copy_ext(self.ext)
         else:
-            seats, ext = [], last[-1]
-            for p, kept in zip(self.players, last[0]):
-                # the fields as they are, compared with the kept copies in C: lists of numbers, equal or not
-                now = (p.name, p.hand, p.trains, p.tickets, p.routes, p.route_points, p.resigned, p.decision,
-                       p.trains_out)
-                seats.append(kept if now == kept else _player_copy(p))
-        return (
-            seats,
-            self.deck.copy(), self.discard.copy(), self.open_row.copy(), self.ticket_deck.copy(), self.owner.copy(),
-            self.boxed_tickets.copy(),
-            self.phase, self.current, self.turn, None if final is None else final.copy(), self.end_reason,
-            _copy_ext(self.ext, ext),
-        )
+            twin.players = [kept if kept == p else p.copy() for p, kept in zip(self.players, like.players)]
+            twin.ext = _copy_ext(self.ext, like.ext)
+        return twin
+
+    def snapshot(self, last: StateSnapshot | None = None) -> StateSnapshot:
+        """This state as it is now, kept apart for :meth:`from_snapshot`. A game with plugins that
+        may not replay takes one after each action that consulted them (``Game.apply``) and passes
+        the ``last`` one: what did not change since (most players, after one turn) is shared with
+        it rather than copied again."""
+        return StateSnapshot(self._copy(None if last is None else last.state))
 
     @staticmethod
-    def from_snapshot(snapshot: tuple) -> GameState:
+    def from_snapshot(snapshot: StateSnapshot) -> GameState:
         """A new state equal to the one ``snapshot`` was taken of, independent of it (the snapshot can
         be used again)."""
-        seats, deck, discard, row, ticket_deck, owner, boxed, phase, current, turn, final, reason, ext = snapshot
-        return GameState(
-            [PlayerState(name, hand.copy(), trains, tickets.copy(), routes.copy(), points, resigned, decision, out)
-             for name, hand, trains, tickets, routes, points, resigned, decision, out in seats],
-            deck.copy(), discard.copy(), row.copy(), ticket_deck.copy(), owner.copy(),
-            boxed.copy(), phase, current, turn, None if final is None else final.copy(), reason,
-            _copy_ext(ext),
-        )
+        return snapshot.state.copy()
 
     def dump(self) -> dict[str, Any]:
         data = _dump.unstructure(self)
@@ -150,10 +132,30 @@ class GameState:
         return data
 
 
-def _player_copy(p: PlayerState) -> tuple:
-    """A player's fields as a snapshot holds them (``GameState.snapshot``, ``from_snapshot``)."""
-    return (p.name, p.hand.copy(), p.trains, p.tickets.copy(), p.routes.copy(), p.route_points, p.resigned,
-            p.decision, p.trains_out)
+@attrs.frozen
+class StateSnapshot:
+    """A game state as it was when :meth:`GameState.snapshot` was taken: a copy of it that nothing
+    changes, so that every state made from it (:meth:`GameState.from_snapshot`) is the same, and a
+    later snapshot may share its unchanged players and plugin states."""
+
+    state: GameState
+
+
+def _fields_reader(cls: type) -> operator.attrgetter:
+    """What reads an instance's attrs fields as a tuple, in the order ``cls`` takes them."""
+    return operator.attrgetter(*(field.name for field in attrs.fields(cls)))
+
+
+_player_fields = _fields_reader(PlayerState)
+_state_fields = _fields_reader(GameState)
+_CONTAINERS = frozenset({list, dict, set})
+
+
+def _copies(values: tuple) -> list:
+    """The fields' ``values`` for a copy of a player or a state: a container (of numbers) copied,
+    anything else (numbers, strings, None, a frozen decision) shared, since nothing changes it in
+    place. ``GameState.copy`` copies the players and the plugin states itself."""
+    return [value.copy() if type(value) in _CONTAINERS else value for value in values]
 
 
 def _copy_ext(ext: dict[str, Any], last: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -165,14 +167,14 @@ def _copy_ext(ext: dict[str, Any], last: dict[str, Any] | None = None) -> dict[s
                 break
         else:
             return last
-    return dict(zip(ext, map(copy_plugin_state, ext.values())))
+    return {name: copy_plugin_state(value) for name, value in ext.items()}
 
 
 _ATOMIC = frozenset({int, float, complex, bool, str, bytes, type(None)})
 
 
 class _Unusual(Exception):
-    """A value that the copiers below do not copy: pickle does."""
+    """A value that :func:`_copy_attrs` does not copy: pickle does."""
 
 
 def copy_plugin_state(value: Any) -> Any:
@@ -181,48 +183,29 @@ def copy_plugin_state(value: Any) -> Any:
     them, a dict of lists of them, a tuple or frozenset) is copied field by field, the containers
     shallowly; a frozen one holding nothing mutable is shared. Anything else, or a container held
     twice, goes through pickle (``copy.deepcopy`` is slower)."""
-    try:
-        copier = _COPIERS[type(value)]
-    except KeyError:
-        copier = _COPIERS.setdefault(type(value), _copier_of(type(value)))
-    try:
-        return copier(value)
-    except _Unusual:
-        return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+    fields = getattr(type(value), "__attrs_attrs__", None)  # what ``attrs.fields`` reads, None if not attrs
+    if fields is not None and not hasattr(value, "__dict__"):
+        try:
+            return _copy_attrs(value, fields)
+        except _Unusual:
+            pass
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
 
 
-def _copier_of(kind: type) -> Callable[[Any], Any]:
-    """The copier of a ``State`` class, compiled once: its fields read and set by name, the common
-    case (every field atomic) without a loop."""
-    names = _plain_attrs_fields(kind)
-    if not names:
-        return _unusual
-    frozen = _is_frozen(kind, names)
-    read = [f"f{i} = value.{name}" for i, name in enumerate(names)]
-    atomic = " and ".join(f"type(f{i}) in _ATOMIC" for i in range(len(names)))
-    fields = ", ".join(f"f{i}" for i in range(len(names)))
-    made = ["twin = new(kind)", *(f"set(twin, {name!r}, f{i})" for i, name in enumerate(names)), "return twin"]
-    body = [*read, f"if {atomic}:", *(["    return value"] if frozen else [f"    {line}" for line in made]),
-            f"return copy_fields(value, ({fields},))"]
-    source = "def copy(value):\n" + "".join(f"    {line}\n" for line in body)
-    space = {"_ATOMIC": _ATOMIC, "new": object.__new__, "kind": kind, "set": object.__setattr__}
-    space["copy_fields"] = functools.partial(_copy_fields, kind, names, frozen)
-    exec(compile(source, f"<copier of {kind.__qualname__}>", "exec"), space)  # noqa: S102 - our own text
-    return space["copy"]
-
-
-def _copy_fields(kind: type, names: tuple[str, ...], frozen: bool, value: Any, fields: tuple) -> Any:
-    """A copy of ``value``, an attrs instance with ``fields`` (some not atomic) named ``names``
-    (frozen classes too)."""
+def _copy_attrs(value: Any, fields: tuple[attrs.Attribute, ...]) -> Any:
+    """A copy of ``value``, a slotted attrs instance with ``fields``, each copied by
+    :func:`_copy_field`; the value itself if it is frozen and holds nothing mutable."""
+    kind = type(value)
+    names = [field.name for field in fields]
     held: list[int] = []
-    fields = [_copy_field(field, held) for field in fields]
-    if frozen and not held:
+    copies = [_copy_field(getattr(value, name), held) for name in names]
+    if not held and kind.__setattr__ is _Frozen.__setattr__:
         return value  # nothing in it can change: the copy is the value itself
     if len(held) != len(set(held)):
         raise _Unusual(value)  # a container held twice stays one container in pickle's copy
     twin = object.__new__(kind)
-    for name, field in zip(names, fields):
-        object.__setattr__(twin, name, field)
+    for name, field in zip(names, copies):
+        object.__setattr__(twin, name, field)  # frozen classes too
     return twin
 
 
@@ -256,32 +239,9 @@ _is_atomic = _ATOMIC.__contains__
 _is_list = frozenset({list}).__contains__
 
 
-def _unusual(value: Any) -> Any:
-    raise _Unusual(value)
-
-
-def _plain_attrs_fields(kind: type) -> tuple[str, ...] | None:
-    """The field names of an attrs class whose instances hold nothing but their fields (slotted,
-    no other slot, no ``__dict__``), else None."""
-    if not attrs.has(kind) or kind.__dictoffset__:
-        return None
-    names = tuple(a.name for a in attrs.fields(kind))
-    slots = {name for cls in kind.__mro__ for name in getattr(cls, "__slots__", ()) if name != "__weakref__"}
-    return names if slots == set(names) else None
-
-
-def _is_frozen(kind: type, names: tuple[str, ...]) -> bool:
-    """Whether ``kind``'s instances refuse new values (``attrs.frozen``)."""
-    try:
-        setattr(object.__new__(kind), names[0], None)
-    except attrs.exceptions.FrozenInstanceError:
-        return True
-    except Exception:  # noqa: BLE001 - a validator refusing None: a class that takes new values
-        return False
-    return False
-
-
-_COPIERS: dict[type, Callable[[Any], Any]] = {}
+@attrs.frozen
+class _Frozen:
+    """A frozen attrs class: they all refuse new values through attrs' one ``__setattr__``."""
 
 
 def digest(data: Any) -> str:
