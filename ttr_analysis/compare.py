@@ -26,6 +26,7 @@ from ttr_analysis.rescore import TOTAL, Target, check_same_map, differences
 from ttr_analysis.simulate import GameSummary, SimSpec, run, summary_of
 from ttr_core import record, variant
 from ttr_core.errors import RecordError, TTRError
+from ttr_core.files import make_folder, write_atomically
 
 #: what a comparison of recorded games says of the bots: the records do not name them
 RECORDED = "from records"
@@ -153,12 +154,22 @@ def write_plots(c: Comparison, out_dir: Path) -> list[Path]:
 
 
 def write_records(c: Comparison, out_dir: Path) -> Path:
+    """Every game's record into ``out_dir/records``; the folder."""
     folder = out_dir / "records"
-    folder.mkdir(parents=True, exist_ok=True)
-    for g in c.games:
-        if g.record is not None:
-            (folder / record_name(g)).write_text(g.record, encoding="utf-8")
+    write_records_of(c.games, folder)
     return folder
+
+
+def write_records_of(games: Sequence[GameSummary], folder: Path) -> int:
+    """The records of ``games`` (those that carry one) into ``folder``, each file whole or not at
+    all; how many were written. A :class:`~ttr_core.files.WriteError` names a file that could not be."""
+    make_folder(folder)
+    written = 0
+    for g in games:
+        if g.record is not None:
+            write_atomically(folder / record_name(g), g.record)
+            written += 1
+    return written
 
 
 def record_name(g: GameSummary) -> str:
