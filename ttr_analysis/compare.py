@@ -64,15 +64,16 @@ def compare(
     a: Target, b: Target, games: int, seed: int = 1, players: int | None = None, bots: Sequence[str] = ("ticket",),
     workers: int = 1, scheduler: str | None = None, on_progress: Callable[[int], None] | None = None,
     records: bool = False, cache: GameCache | None = None, on_cache_problem: Callable[[str], None] | None = None,
+    on_games: Callable[[list[GameSummary]], None] | None = None,
 ) -> Comparison:
     """Play ``games`` seeded games under ``a`` (seeds ``seed``...), score each under ``a`` and ``b``.
     With ``cache``, games played before under the same key are not played again: only their
-    scoring under ``b`` is computed (``simulate.run``)."""
+    scoring under ``b`` is computed (``simulate.run``, which also says what ``on_games`` gets)."""
     a, b = a.resolved(), b.resolved()
     check_same_map([a, b])  # before any game: B could not score a single one
     spec = SimSpec(a.variant, a.version, players or default_players(a), tuple(bots), (a, b), records)
     played = run(spec, range(seed, seed + games), workers, scheduler, on_progress,
-                 cache=cache, on_cache_problem=on_cache_problem)
+                 cache=cache, on_cache_problem=on_cache_problem, on_games=on_games)
     return Comparison(str(a), str(b), seed, spec.players, spec.bots, tuple(played))
 
 
