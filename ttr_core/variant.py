@@ -11,6 +11,7 @@ Loading checks everything and reports all problems at once, each as ``file: path
 from __future__ import annotations
 
 import functools
+import importlib.util
 from collections.abc import Mapping
 from importlib.metadata import entry_points
 from importlib.resources import files
@@ -95,10 +96,19 @@ def variant_dirs() -> tuple[Path, ...]:
     dirs = [builtin_dir()]
     for ep in entry_points(group=VARIANT_GROUP):
         try:
-            dirs.append(Path(str(files(ep.value))))
+            dirs += package_folders(ep.value)
         except Exception:  # noqa: BLE001 - a broken third-party package must not hide the built-ins
             continue
     return tuple(dirs)
+
+
+def package_folders(package: str) -> tuple[Path, ...]:
+    """The folders of the package named ``package`` (dotted): one for a package with an
+    ``__init__.py``, each of its parts for a namespace package (a folder without one)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"no package named {package!r}", name=package)
+    return tuple(Path(p) for p in spec.submodule_search_locations)
 
 
 def available() -> dict[str, Path]:
