@@ -75,8 +75,8 @@ def _sqlite_copy(source: sqlite3.Connection, partial: Path, path: str, out: Path
         games = target.execute("SELECT count(*) FROM games").fetchone()[0]
         actions = target.execute("SELECT count(*) FROM actions").fetchone()[0]
     except sqlite3.Error as exc:
-        # the source is opened read-only and was read already: a failure now is writing the copy
-        raise BackupError(f"the backup of {path} into {out} failed: {exc}") from None
+        # the source is open read-only: what fails here is writing the copy (a full disk...)
+        raise BackupError(f"cannot write {out}: {exc} (SQLite, backing up {path})") from None
     finally:
         target.close()
     if problems != "ok":
