@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import sys
-from importlib.metadata import entry_points
-from importlib.resources import files as package_files
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +30,7 @@ from ttr_core.position import score_position
 from ttr_core.scoring import GameResult
 from ttr_cli.bonuses import bonus_columns
 from ttr_cli import variant_sources
-from ttr_cli.failures import BAD_INPUT, CHECK_FAILED, Commands, Failure, err, guarded, print_problems, problem, problems_of
+from ttr_cli.failures import BAD_INPUT, CHECK_FAILED, Commands, Failure, err, guarded, problem, problems_of
 from ttr_cli.preflight import check_out_file
 from ttr_cli.turnlog import TurnLog
 
