@@ -28,6 +28,7 @@ from click.testing import CliRunner
 from ttr_cli import failures
 from ttr_cli.main import main
 from ttr_core import manager
+from ttr_core.files import WriteError, write_atomically
 from ttr_core.plugin import Plugin, hookimpl
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,6 +105,14 @@ def test_play_out_to_a_target_the_system_refuses(tmp_path, target):
     # as root the folder looks writable and the write itself is refused; otherwise the check before the game says so
     assert line.startswith((f"error: cannot write {target}: ", f"error: --out {target}: ")), line
     assert not Path(target).exists()
+
+
+@pytest.mark.parametrize("target", ["/proc/ttr-test-record.json", "/proc/self/comm"])
+def test_a_write_the_system_refuses_changes_nothing(target):
+    before = Path(target).read_bytes() if Path(target).exists() else None
+    with pytest.raises(WriteError, match=f"^cannot write {re.escape(target)}: "):
+        write_atomically(Path(target), "not a process name\n")
+    assert (Path(target).read_bytes() if Path(target).exists() else None) == before
 
 
 def test_simulate_out_on_a_full_disk(tmp_path):
