@@ -408,7 +408,7 @@ def test_rescore_without_a_variant_says_which_column_is_which(tmp_path):
 def test_variants_check_of_a_folder_says_so(tmp_path):
     (tmp_path / "a.toml").write_text("", encoding="utf-8")
     result = run("variants", "check", tmp_path, code=2)
-    assert result.stderr.strip() == f"error: {tmp_path}: is a folder; give a variant file (in it: a.toml)"
+    assert result.stderr.strip() == f"error: {tmp_path}: cannot read a folder as a variant file; give a variant file (in it: a.toml)"
 
 
 def test_replay_of_a_folder_without_records_says_none_was_found(tmp_path):

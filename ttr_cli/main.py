@@ -360,7 +360,7 @@ def variants_check(path, games, as_json):
 
     if Path(path).is_dir():
         inside = sorted(p.name for p in Path(path).glob("*.toml"))
-        raise TTRError(f"{path}: is a folder; give a variant file ("
+        raise TTRError(f"{path}: cannot read a folder as a variant file; give a variant file ("
                        + (f"in it: {', '.join(inside)})" if inside else "it holds no *.toml file)"))
     vf_path = variant.find_variant(path).resolve()
     # the versions a file has, even when other keys of it are wrong: each is checked all the same
