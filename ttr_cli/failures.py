@@ -2,16 +2,9 @@
 with ``--json`` the same problems as data on standard output. Never a traceback for bad input;
 ``ttr --debug`` shows the traceback of a plugin's failure to its author.
 
-The exit codes (docs/cli.md shows this table; tests/test_clean_failures.py checks each):
-
-====  ==================================================================================
-0     success
-1     a check failed: ``ttr variants check --play`` found games breaking the rules' invariants
-2     bad input: a broken variant, map, record or position file, an unknown plugin or bot, an
-      option that does not fit, a file that cannot be written, a plugin that failed
-3     ``ttr serve``: the address is in use already
-130   interrupted (Ctrl-C); what was finished is saved, and the message says where
-====  ==================================================================================
+The exit codes are :data:`OK`, :data:`CHECK_FAILED`, :data:`BAD_INPUT`, :data:`PORT_IN_USE` and
+:data:`INTERRUPTED`; what each means is the table of docs/cli.md (tests/test_clean_failures.py
+checks that the table and these agree, and runs a command for each).
 
 With ``--json``, a failure prints on standard output ``{"problems": [{"where": ..., "message":
 ..., "code": ...}]}`` (a command that did part of its work adds what it did, under its own keys):
