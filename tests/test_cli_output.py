@@ -242,5 +242,5 @@ def test_check_reports_the_problems_of_every_version_at_once(tmp_path, text, pie
         assert sum(piece in line for line in errors) == 1, (piece, errors)
     assert all(line.startswith(f"error: {path}: $.versions.") for line in errors)
     data = json.loads(run("variants", "check", path, "--json", code=2).stdout)
-    assert data["ok"] is False and all(any(piece in p for p in data["problems"]) for piece in pieces)
+    assert data["ok"] is False and all(any(piece in p["message"] for p in data["problems"]) for piece in pieces)
     assert result.stdout == ""  # nothing but the located problems

@@ -34,5 +34,6 @@ def test_a_broken_record_is_reported_and_the_others_still_replay(tmp_path):
     assert result.exit_code == 2
     data = json.loads(result.output)
     assert (data["reproduced"], data["broken"]) == (1, 1)
-    assert data["records"][0]["problems"][0].startswith(str(broken))
+    assert data["records"][0]["problems"][0]["message"].startswith(str(broken))
+    assert data["problems"] == data["records"][0]["problems"]  # the --json failure shape (docs/cli.md)
     assert data["records"][1]["reproduced"]

@@ -367,3 +367,21 @@ def test_winner_tie_broken_by_longest_path_after_stations():
     assert len(first.tickets_completed) == len(second.tickets_completed) == 0
     assert first.bonus("longest-path") == 10 and second.bonus("longest-path") == 0
     assert game.result.winners.seats == (0,) and game.result.winners.decided_by == "longest-path-bonus"
+
+
+def test_winner_tie_broken_by_fewest_stations_before_the_longest_path_holder():
+    # The two breakers disagree here, so their order decides: tied on total and on completed
+    # tickets (none), P1 used fewer stations, P2 holds the longest path.
+    # P1: Brest-Paris, Berlin-Wien (3 spaces each) and Amsterdam-Bruxelles (1), none touching:
+    #     4 + 4 + 1 = 9, longest trail 3; 1 station used, 2 unused (8): 17
+    # P2: Edinburgh-London (4 spaces, 7) + the longest path (10), 3 stations used, none unused: 17
+    game = position(
+        {"routes": ["Brest-Paris", "Berlin-Wien", "Amsterdam-Bruxelles"], "stations": ["Roma"]},
+        {"routes": ["Edinburgh-London/black"], "stations": ["Kyiv", "Riga", "Madrid"]},
+    )
+    first, second = game.result.scores
+    assert first.total == second.total == 17
+    assert len(first.tickets_completed) == len(second.tickets_completed) == 0
+    assert first.bonus("longest-path") == 0 and second.bonus("longest-path") == 10
+    assert first.bonus("unused-stations") == 8 and second.bonus("unused-stations") == 0
+    assert game.result.winners.seats == (0,) and game.result.winners.decided_by == "fewest-stations"

@@ -26,6 +26,7 @@ from ttr_analysis.rescore import TOTAL, Target, check_same_map, differences
 from ttr_analysis.simulate import GameSummary, SimSpec, run, summary_of
 from ttr_core import record, variant
 from ttr_core.errors import RecordError, TTRError
+from ttr_core.files import make_folder, write_atomically
 
 #: what a comparison of recorded games says of the bots: the records do not name them
 RECORDED = "from records"
@@ -63,15 +64,16 @@ def compare(
     a: Target, b: Target, games: int, seed: int = 1, players: int | None = None, bots: Sequence[str] = ("ticket",),
     workers: int = 1, scheduler: str | None = None, on_progress: Callable[[int], None] | None = None,
     records: bool = False, cache: GameCache | None = None, on_cache_problem: Callable[[str], None] | None = None,
+    on_games: Callable[[list[GameSummary]], None] | None = None,
 ) -> Comparison:
     """Play ``games`` seeded games under ``a`` (seeds ``seed``...), score each under ``a`` and ``b``.
     With ``cache``, games played before under the same key are not played again: only their
-    scoring under ``b`` is computed (``simulate.run``)."""
+    scoring under ``b`` is computed (``simulate.run``, which also says what ``on_games`` gets)."""
     a, b = a.resolved(), b.resolved()
     check_same_map([a, b])  # before any game: B could not score a single one
     spec = SimSpec(a.variant, a.version, players or default_players(a), tuple(bots), (a, b), records)
     played = run(spec, range(seed, seed + games), workers, scheduler, on_progress,
-                 cache=cache, on_cache_problem=on_cache_problem)
+                 cache=cache, on_cache_problem=on_cache_problem, on_games=on_games)
     return Comparison(str(a), str(b), seed, spec.players, spec.bots, tuple(played))
 
 
@@ -153,12 +155,22 @@ def write_plots(c: Comparison, out_dir: Path) -> list[Path]:
 
 
 def write_records(c: Comparison, out_dir: Path) -> Path:
+    """Every game's record into ``out_dir/records``; the folder."""
     folder = out_dir / "records"
-    folder.mkdir(parents=True, exist_ok=True)
-    for g in c.games:
-        if g.record is not None:
-            (folder / record_name(g)).write_text(g.record, encoding="utf-8")
+    write_records_of(c.games, folder)
     return folder
+
+
+def write_records_of(games: Sequence[GameSummary], folder: Path) -> int:
+    """The records of ``games`` (those that carry one) into ``folder``, each file whole or not at
+    all; how many were written. A :class:`~ttr_core.files.WriteError` names a file that could not be."""
+    make_folder(folder)
+    written = 0
+    for g in games:
+        if g.record is not None:
+            write_atomically(folder / record_name(g), g.record)
+            written += 1
+    return written
 
 
 def record_name(g: GameSummary) -> str:

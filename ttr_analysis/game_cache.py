@@ -43,7 +43,6 @@ import importlib.util
 import json
 import os
 import sys
-import tempfile
 import zlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -56,7 +55,7 @@ from ttr_bots import bot_class
 from ttr_bots import available as installed_bots
 from ttr_core import manager
 from ttr_core.errors import TTRError
-from ttr_core.files import CONVERTER, structure
+from ttr_core.files import CONVERTER, WriteError, structure, write_atomically
 from ttr_core.variant import Ruleset
 
 #: the ``format`` every entry states; an entry of another format is a miss
@@ -153,16 +152,12 @@ class GameCache:
         path = self.path(key, kept.seed)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(blob)
-                os.replace(tmp, path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            # not flushed to the disk: after a crash a damaged entry is a miss (zlib's checksum)
+            write_atomically(path, blob, durable=False)
         except OSError as exc:
             return f"{self.folder}: {exc.strerror or exc}"
+        except WriteError as exc:
+            return f"{self.folder}: {exc.original.strerror or exc.original}"
         return None
 
 

@@ -2,7 +2,7 @@
 
 matplotlib with the Agg backend (no display needed), written as PNG and SVG. The SVG is made
 byte-stable for the same numbers (no date, a fixed id salt), so a rerun does not show up as a
-changed file.
+changed file. Each file is written whole or not at all (``ttr_core.files.atomic_path``).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ttr_analysis.rescore import Scored
+from ttr_core.files import atomic_path, make_folder
 
 
 def compare_plot(pairs: Sequence[tuple[Scored, Scored]], a: str, b: str, changed: int, out_dir: Path, stem: str) -> list[Path]:
@@ -23,7 +24,7 @@ def compare_plot(pairs: Sequence[tuple[Scored, Scored]], a: str, b: str, changed
     totals_a = [s.total for pa, _ in pairs for s in pa.seats]
     totals_b = [s.total for _, pb in pairs for s in pb.seats]
     deltas = [y - x for x, y in zip(totals_a, totals_b)]
-    out_dir.mkdir(parents=True, exist_ok=True)
+    make_folder(out_dir)
     with plt.rc_context({"svg.hashsalt": "ttr-compare", "figure.dpi": 100}):
         fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5), constrained_layout=True)
         low, high = min(totals_a + totals_b), max(totals_a + totals_b)
@@ -46,9 +47,13 @@ def compare_plot(pairs: Sequence[tuple[Scored, Scored]], a: str, b: str, changed
         fig.suptitle(f"{len(pairs)} games played under {a}, rescored under {b}: winner changes in {changed} "
                      f"({changed / max(1, len(pairs)):.1%})")
         paths = [out_dir / f"{stem}.png", out_dir / f"{stem}.svg"]
-        fig.savefig(paths[0], metadata={"Software": None})
-        fig.savefig(paths[1], metadata={"Date": None, "Creator": None})
-        plt.close(fig)
+        try:
+            with atomic_path(paths[0]) as tmp:
+                fig.savefig(tmp, format="png", metadata={"Software": None})
+            with atomic_path(paths[1]) as tmp:
+                fig.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None})
+        finally:
+            plt.close(fig)
     return paths
 
 

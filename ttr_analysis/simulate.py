@@ -13,6 +13,11 @@ per task) so that the cost of shipping a task and its results stays small beside
   module starts itself, or a running cluster's scheduler (its workers need the same ttr-engine
   installed: tasks name ``play_chunk`` by module, and the games are played there).
 
+**Stopping.** A failed game or Ctrl-C stops the run at once: the tasks not started are cancelled
+and the local worker processes are ended, not waited for (they ignore Ctrl-C themselves, so that
+a terminal's interrupt reaches only this process, which then ends them). The games finished
+before are already with the caller (``on_games``) and in the cache.
+
 **Games played before.** With a :class:`~ttr_analysis.game_cache.GameCache`, a run plays only
 the seeds it has not played before under the same key (variant, rules, players, bots, engine);
 the others are read from the cache in this process and scored under ``SimSpec.rescore`` from
@@ -33,6 +38,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import math
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -171,8 +177,14 @@ def executor_for(workers: int, scheduler: str | None, local_processes: bool = Tr
         if workers <= 1:
             yield None
             return
-        with cf.ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        try:
             yield pool
+        except BaseException:
+            _end_workers(pool)
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
         return
     from distributed import Client, LocalCluster  # imported only for runs that ask for Dask
 
@@ -191,6 +203,30 @@ def executor_for(workers: int, scheduler: str | None, local_processes: bool = Tr
         yield client.get_executor()
 
 
+def _ignore_interrupts() -> None:
+    # A worker process: Ctrl-C in a terminal reaches the whole process group; the run's own
+    # process decides what an interrupt does (it ends the workers), so a worker does not die
+    # with a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _end_workers(pool: cf.ProcessPoolExecutor) -> None:
+    """End the pool's processes now, instead of waiting for the tasks they are running."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+    # A worker ended while it was sending its results leaves half a message in the pool's result
+    # pipe, which the pool's reader would wait for forever (and the shutdown with it). With this
+    # process's own copy of the pipe's writing end closed, the ended workers' copies were the last:
+    # the reader sees the pipe's end, takes the pool for broken, and the shutdown completes.
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
+
+
 def run(
     spec: SimSpec,
     seeds: Sequence[int],
@@ -200,9 +236,12 @@ def run(
     local_processes: bool = True,
     cache: GameCache | None = None,
     on_cache_problem: Callable[[str], None] | None = None,
+    on_games: Callable[[list[GameSummary]], None] | None = None,
 ) -> list[GameSummary]:
     """Play a game for every seed; the summaries in seed order. ``on_progress(n)`` is called as
-    each task finishes, with the number of games it held.
+    each task finishes, with the number of games it held; ``on_games(summaries)`` with those
+    games, as they finish (in no set order: a caller saving them saves each game once it is done,
+    so that an interrupted run keeps them).
 
     With ``cache``, seeds played before under the same key are read from it instead (their
     summaries say ``reused``), and the games played are added to it; an entry that cannot be
@@ -226,19 +265,28 @@ def run(
         try:
             if kept:
                 own = Target(spec.variant, kept[0].played.version)
-                out += [summary_of_kept(spec, k, own) for k in kept]
-                if on_progress:
-                    on_progress(len(kept))
-            done_tasks = (play_chunk(task_spec, t) for t in tasks) if pool is None else (f.result() for f in cf.as_completed(futures))
+                reused = [summary_of_kept(spec, k, own) for k in kept]
+                out += reused
+                _tell(reused, on_progress, on_games)
+            # in this process, game by game: an interrupt loses only the game being played
+            done_tasks = ([play_one(task_spec, s)] for t in tasks for s in t) if pool is None \
+                else (f.result() for f in cf.as_completed(futures))
             for games in done_tasks:
-                out += writer.take(games)
-                if on_progress:
-                    on_progress(len(games))
+                games = writer.take(games)
+                out += games
+                _tell(games, on_progress, on_games)
         except BaseException:
             for f in futures:  # a failed game (or Ctrl-C) stops the run now, not after every task
                 f.cancel()
             raise
     return sorted(out, key=lambda g: g.seed)
+
+
+def _tell(games: list[GameSummary], on_progress, on_games) -> None:
+    if on_progress:
+        on_progress(len(games))
+    if on_games:
+        on_games(games)
 
 
 class _CacheWriter:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -23,6 +24,8 @@ from ttr_analysis import rescore as rescore_mod
 from ttr_analysis import simulate as simulate_mod
 from ttr_analysis import stats
 from ttr_core.errors import TTRError
+from ttr_core.files import make_folder, write_atomically
+from ttr_cli.failures import BAD_INPUT, interrupted, problem, problems_of
 from ttr_cli.preflight import check_out_dir, require_extra
 
 #: what the optional parts of these commands import (the ``analysis`` extra)
@@ -133,11 +136,64 @@ def _reuse_line(cache: game_cache.GameCache | None, reused: int, games: int, res
     return f"{reused} of {games} games reused from the cache in {cache.folder}{what}"
 
 
+class RecordSaver:
+    """``on_games`` of a run: writes each finished game's record into ``folder`` as it comes (each
+    file whole or not at all), so that an interrupted run keeps the games it finished."""
+
+    def __init__(self, folder: Path | None):
+        self.folder, self.saved = folder, 0
+
+    def __call__(self, games) -> None:
+        if self.folder is None:
+            return
+        make_folder(self.folder)
+        for g in games:  # one at a time, so that the count is right whenever Ctrl-C comes
+            if g.record is not None:
+                write_atomically(self.folder / compare_mod.record_name(g), g.record)
+                self.saved += 1
+
+
+class _Finished:
+    """``on_progress`` of a run that counts the games finished, for the message of an interruption."""
+
+    def __init__(self):
+        self.done, self.bar = 0, None
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar(n)
+
+
+@contextmanager
+def until_interrupted(total: int, cache: game_cache.GameCache | None, saver: RecordSaver | None = None):
+    """Runs the games of a command; Ctrl-C (the workers are ended at once by ``simulate.run``)
+    becomes exit code 130 and a message: how many games were finished, where their records are,
+    and how the cache lets the same command go on from them."""
+    finished = _Finished()
+    try:
+        yield finished
+    except KeyboardInterrupt:
+        raise interrupted(interruption_words(finished.done, total, cache, saver),
+                          {"finished": finished.done, "games": total, "saved": saver.saved if saver else 0,
+                           "records": str(saver.folder) if saver and saver.folder else None,
+                           "cache": str(cache.folder) if cache else None}) from None
+
+
+def interruption_words(done: int, total: int, cache: game_cache.GameCache | None, saver: RecordSaver | None) -> str:
+    words = f"{done} of {total} games finished"
+    if saver is not None and saver.folder is not None:
+        words += f"; {saver.saved} record(s) saved in {saver.folder}"
+    if cache is None:
+        return words + "; the finished games are not kept (--no-cache): a new run plays them again"
+    return words + f"; they are kept in the game cache ({cache.folder}): the same command again plays only the rest"
+
+
 # --- rescore ----------------------------------------------------------------------------------
 
 
 @click.command()
-@click.argument("records", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("records", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--variant", "targets", multiple=True, metavar="VARIANT[@VERSION]",
               help="Score under this rule set; repeat for several (default: the recorded rules and the variant's current ones).")
 @click.option("--json", "as_json", is_flag=True)
@@ -147,8 +203,8 @@ def rescore(records, targets, as_json):
     Per game and per player: which lines of the breakdown differ (routes, tickets, each bonus,
     total), and whether the winner changes. Each record is replayed under the rules version it
     names first; every rescoring says which version it used. With one --variant, the game is
-    compared with the result its record states. A broken record is reported and the others are
-    still rescored (exit code 2 at the end).
+    compared with the result its record states. A broken or missing record is reported and the
+    others are still rescored (exit code 2 at the end).
     """
     out, err = _consoles()
     chosen = _targets(targets)
@@ -161,25 +217,29 @@ def rescore(records, targets, as_json):
         try:
             results.append(rescore_mod.rescore_record(p, chosen))
         except TTRError as exc:
-            broken.append({"record": str(p), "problems": list(getattr(exc, "problems", [str(exc)]))})
-    failed = bool(broken) or any(e for r in results for e in r.errors)
+            found = problems_of(exc)
+            for f in found:  # each problem names its record
+                if not f["message"].startswith(str(p)):
+                    f["message"], f["where"] = f"{p}: {f['message']}", str(p)
+            broken.append({"record": str(p), "problems": found})
+    problems = [f for b in broken for f in b["problems"]]
+    problems += [problem(f"{r.source}: {e}", "bad-input", r.source) for r in results for e in r.errors if e]
     if as_json:
         data = {"games": [rescore_mod.to_json(r) for r in results], "broken": broken,
                 "winner_changes": sum(1 for r in results if r.winner_changes)}
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json.dumps({**data, "problems": problems} if problems else data, indent=2))
     else:
         for r in results:
             _print_rescore(out, err, r)
         for b in broken:
-            for problem in b["problems"]:
-                err.print(f"[red]error:[/red] {escape(problem if problem.startswith(b['record']) else b['record'] + ': ' + problem)}",
-                          markup=True)
+            for f in b["problems"]:
+                err.print(f"[red]error:[/red] {escape(f['message'])}", markup=True)
         changed = sum(1 for r in results if r.winner_changes)
         done = sum(1 for r in results if r.scored)
         out.print(f"{done} game(s) rescored; the winner changes in {changed}."
                   + (f" {len(broken)} record(s) could not be read (see the errors)." if broken else ""), markup=False)
-    if failed:
-        sys.exit(2)
+    if problems:
+        sys.exit(BAD_INPUT)
 
 
 def _print_rescore(out, err, r: rescore_mod.GameRescore) -> None:
@@ -190,8 +250,20 @@ def _print_rescore(out, err, r: rescore_mod.GameRescore) -> None:
             err.print(f"[red]error:[/red] {escape(f'{r.source}: {e}')}", markup=True)
 
 
+def _column_title(r: rescore_mod.GameRescore, asked: str, s) -> str:
+    """``total wor@2``; when two columns would say the same (the recorded rules are the current
+    ones), which rules each is."""
+    label = s.label if s is not None else asked
+    same = [t for t, o in zip(r.targets, r.results) if (o.label if o is not None else t) == label]
+    if len(same) < 2:
+        return f"total {label}"
+    if "@" not in asked:
+        return f"total {label} (current rules)"
+    return f"total {label} (as played)" if label == f"{r.variant}@{r.version}" else f"total {label} (as {asked})"
+
+
 def _rescore_table(out, r: rescore_mod.GameRescore) -> None:
-    columns = [(f"total {s.label if s is not None else t}", s) for t, s in zip(r.targets, r.results)]
+    columns = [(_column_title(r, t, s), s) for t, s in zip(r.targets, r.results)]
     if r.against_record:
         columns.insert(0, (f"total as recorded ({r.recorded.label})", r.recorded))
     # names, paths and messages come from files: printed literally, never read as rich markup
@@ -237,15 +309,13 @@ def simulate(variant_id, games, seed, players, bot_names, workers, scheduler, ca
     spec = simulate_mod.SimSpec(target.variant, target.version, players or compare_mod.default_players(target),
                                 names, (), out_dir is not None)
     simulate_mod.check_spec(spec)
+    saver = RecordSaver(out_dir)
     t0 = time.perf_counter()
-    with progress_bar(err, games, "simulating") as progress:
-        played = simulate_mod.run(spec, range(seed, seed + games), workers, scheduler, GameTick(progress, games),
-                                  cache=cache, on_cache_problem=cache_warning(err))
+    with progress_bar(err, games, "simulating") as progress, until_interrupted(games, cache, saver) as tick:
+        tick.bar = GameTick(progress, games)
+        played = simulate_mod.run(spec, range(seed, seed + games), workers, scheduler, tick,
+                                  cache=cache, on_cache_problem=cache_warning(err), on_games=saver)
     elapsed = time.perf_counter() - t0
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        for g in played:
-            (out_dir / compare_mod.record_name(g)).write_text(g.record, encoding="utf-8")
     summary = stats.summarize(played)
     where = scheduler and f"dask {scheduler}" or ("this process" if workers == 1 else "local processes")
     reused = sum(1 for g in played if g.reused)
@@ -323,13 +393,16 @@ def compare(targets, games, seed, players, bot_names, workers, scheduler, cache_
             require_extra("analysis", DASK, "--scheduler")
         cache = game_cache_for(cache_dir, no_cache)
         workers = workers or simulate_mod.local_cores()
-        with progress_bar(err, games, f"{a} vs {b}") as progress:
-            c = compare_mod.compare(a, b, games, seed, players, names, workers, scheduler,
-                                    GameTick(progress, games), records=save_records, cache=cache, on_cache_problem=cache_warning(err))
+        saver = RecordSaver(folder / "records" if save_records else None)
+        with progress_bar(err, games, f"{a} vs {b}") as progress, until_interrupted(games, cache, saver) as tick:
+            tick.bar = GameTick(progress, games)
+            c = compare_mod.compare(a, b, games, seed, players, names, workers, scheduler, tick, records=save_records,
+                                    cache=cache, on_cache_problem=cache_warning(err), on_games=saver)
     data = compare_mod.report(c)
     paths = compare_mod.write_plots(c, folder) if plots else []
     if save_records:
-        data["records"] = str(compare_mod.write_records(c, folder))
+        # played games wrote theirs as they finished; those of --records are written now
+        data["records"] = str(compare_mod.write_records(c, folder) if record_paths else folder / "records")
     data["plots"] = [str(p) for p in paths]
     # status, not a result: on standard error, so that the JSON stays the same for the same seeds
     if not record_paths:

@@ -1,13 +1,14 @@
 """The ``ttr`` command line: play, replay, score, variants, bots.
 
-Exit codes: 0 success, 1 an engine failure (a bug: please report it), 2 bad input (a broken
-variant, map, record or position file, an unknown plugin...), printed as located messages.
-Every command takes ``--json`` for scripts.
+Exit codes (the table is in :mod:`ttr_cli.failures` and docs/cli.md): 0 success, 1 a failed check,
+2 bad input (a broken variant, map, record or position file, an unknown plugin, a file that
+cannot be written...), printed as located messages, 3 a port in use (``ttr serve``), 130
+interrupted. Every command takes ``--json`` for scripts; on failure it prints the problems as
+JSON. An engine failure (a bug) shows its traceback: please report it.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 from pathlib import Path
@@ -22,42 +23,32 @@ from rich.table import Table
 import ttr_bots as bots
 from ttr_analysis.rescore import record_paths
 from ttr_core import record, variant
-from ttr_core.errors import FileProblems, TTRError, VariantError
-from ttr_core.files import parse_json, read_json, read_toml, structure
+from ttr_core.errors import RecordError, TTRError, VariantError
+from ttr_core.files import parse_json, read_json, read_toml, structure, structure_fields
 from ttr_core.game import Game
 from ttr_core.position import score_position
 from ttr_core.scoring import GameResult
 from ttr_cli.bonuses import bonus_columns
+from ttr_cli import variant_sources
+from ttr_cli.failures import BAD_INPUT, CHECK_FAILED, Commands, Failure, err, guarded, problem, problems_of
 from ttr_cli.preflight import check_out_file
 from ttr_cli.turnlog import TurnLog
 
+__all__ = ["main", "guarded", "err", "out", "parse_bots"]
+
 _conv = cattrs.Converter()
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def guarded(fn):
-    """Bad input becomes located messages and exit code 2, never a traceback."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except FileProblems as exc:
-            for problem in exc.problems:
-                err.print(f"[red]error:[/red] {escape(problem)}", markup=True)
-            sys.exit(2)
-        except TTRError as exc:
-            err.print(f"[red]error:[/red] {escape(str(exc))}", markup=True)
-            sys.exit(2)
-
-    return wrapper
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ttr-engine")
-def main() -> None:
-    """ttr-engine: a rules engine for the Ticket to Ride family of railway games."""
+@click.option("--debug", is_flag=True, envvar="TTR_DEBUG",
+              help="Show the traceback of a failure (a plugin's, for its author) before the error line.")
+def main(debug: bool) -> None:
+    """ttr-engine: a rules engine for the Ticket to Ride family of railway games.
+
+    Exit codes: 0 success, 1 a check failed, 2 bad input, 3 a port in use (ttr serve),
+    130 interrupted. With --json a failure prints {"problems": [{"where", "message", "code"}]}."""
 
 
 # --- play / replay / score ------------------------------------------------------------------
@@ -99,6 +90,8 @@ def replay(paths, as_json):
     that does not reproduce is reported, located, and the others are still replayed (exit code 2).
     """
     files = record_paths(paths)
+    if not files:
+        raise RecordError([f"{', '.join(map(str, paths))}: no records found (a folder stands for the *.json records in it)"])
     if len(files) == 1 and not files[0].is_dir() and files[0] == paths[0]:
         game = _replayed(files[0])
         if not as_json:
@@ -112,26 +105,52 @@ def replay(paths, as_json):
             game = _replayed(path)
             results.append({"record": str(path), "reproduced": True, "actions": len(game.log), "over": game.over})
         except TTRError as exc:
-            results.append({"record": str(path), "reproduced": False, "problems": str(exc).splitlines()})
+            results.append({"record": str(path), "reproduced": False, "problems": problems_of(exc)})
     bad = [r for r in results if not r["reproduced"]]
     if as_json:
-        click.echo(json.dumps({"records": results, "reproduced": len(results) - len(bad), "broken": len(bad)}, indent=2))
+        data = {"records": results, "reproduced": len(results) - len(bad), "broken": len(bad)}
+        if bad:
+            data["problems"] = [p for r in bad for p in r["problems"]]
+        click.echo(json.dumps(data, indent=2))
     else:
         for r in results:
             # a refusal's problems are located already, with the file's name
-            line = f"{r['record']}: reproduced byte for byte ({r['actions']} actions)" if r["reproduced"] else "; ".join(r["problems"])
+            line = f"{r['record']}: reproduced byte for byte ({r['actions']} actions)" if r["reproduced"] \
+                else "; ".join(p["message"] for p in r["problems"])
             out.print(line, markup=False)
         out.print(f"{len(results) - len(bad)} of {len(results)} records reproduced", markup=False)
-    if bad or not results:
+    if bad:
         raise SystemExit(2)
 
 
 def _replayed(path: Path) -> Game:
-    data = record.load(path)
+    try:
+        data = record.load(path)
+    except RecordError:
+        if _is_position(path):
+            raise RecordError([f"{path}: a position (the players' routes and tickets), not a game record: "
+                               f"`ttr score {path}` scores it"]) from None
+        raise
     game = record.replay(data, str(path))
     if record.dumps(record.make_record(game)) != record.dumps(data):
         raise TTRError(f"{path}: replays to the same state but not to the same record bytes")
     return game
+
+
+def _is_position(path: Path) -> bool:
+    """A file that reads as a position for ``ttr score`` (players, no actions), not as a record."""
+    try:
+        data = read_json(path)
+    except TTRError:
+        return False
+    if not isinstance(data, dict) or "actions" in data:
+        return False
+    players = data.get("players")
+    return isinstance(players, list) and any(isinstance(p, dict) for p in players)
+
+
+def _is_record(data: Any) -> bool:
+    return isinstance(data, dict) and (data.get("format") == record.FORMAT or "actions" in data)
 
 
 @main.command()
@@ -154,14 +173,33 @@ def score(path, variant_id, rules_version, as_json):
         where, data = "<stdin>", parse_json(stdin.read(), "<stdin>")
     else:
         where, data = str(path), read_json(path)
+    if _is_record(data):
+        raise RecordError([f"{where}: a game record, not a position: `ttr replay {path}` replays it and prints its final "
+                           f"table, `ttr rescore {path} --variant V` scores it under other rules"])
+    if variant_id is not None:
+        _option_variant(variant_id, rules_version)  # a wrong --variant is the option's fault, not the file's
     game = score_position(data, where, rules_version, variant_id)
     _finish(game, as_json)
+
+
+def _option_variant(variant_id: str, rules_version: int | None, option: str = "--variant") -> None:
+    """Load the variant an option names; problems not located in a file are the option's."""
+    try:
+        variant.load(variant_id, rules_version)
+    except VariantError as exc:
+        raise VariantError([p if problem(p, "").get("where") else f"{option} {variant_id}: {p}" for p in exc.problems]) \
+            from None
 
 
 def parse_bots(text: str) -> tuple[str, ...]:
     """The value of ``--bots`` (``ticket,random``): names of usable bots, else bad input naming
     the option, so that a misspelt bot is refused before any game is played."""
-    names = tuple(b.strip() for b in text.split(",") if b.strip())
+    names = tuple(b.strip() for b in text.split(","))
+    if not any(names):
+        names = ()  # bot_classes says that no bot is given
+    elif "" in names:
+        raise TTRError(f"--bots {text!r}: a bot name is empty (two commas in a row, or one at an end); "
+                       "give names separated by single commas, e.g. ticket,random")
     try:
         bots.bot_classes(names)
     except bots.BotError as exc:
@@ -231,6 +269,8 @@ def variants(ctx, as_json):
                          "players": f"{rs.players.min}-{rs.players.max}", "ok": True})
         except TTRError as exc:
             rows.append({"id": vid, "title": "", "version": None, "map": "", "players": "", "ok": False, "error": str(exc)})
+    for problem_text in variant_sources.problems():  # on standard error: the list stays what is installed
+        err.print(f"[yellow]warning:[/yellow] {escape(problem_text)}", markup=True)
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
@@ -318,9 +358,14 @@ def variants_check(path, games, as_json):
     """
     from ttr_kit.testing import conformance_problems
 
+    if Path(path).is_dir():
+        inside = sorted(p.name for p in Path(path).glob("*.toml"))
+        raise TTRError(f"{path}: cannot read a folder as a variant file; give a variant file ("
+                       + (f"in it: {', '.join(inside)})" if inside else "it holds no *.toml file)"))
     vf_path = variant.find_variant(path).resolve()
-    vf = variant_file(vf_path)
-    numbers = sorted(int(n) for n in vf.versions if n.isdigit()) or [None]
+    # the versions a file has, even when other keys of it are wrong: each is checked all the same
+    versions = structure_fields(read_toml(vf_path), variant.VariantFile).get("versions") or {}
+    numbers = sorted(int(n) for n in versions if n.isdigit()) or [None]
     checked, problems = [], []
     for n in numbers:
         try:
@@ -328,29 +373,23 @@ def variants_check(path, games, as_json):
         except VariantError as exc:
             problems += [p for p in exc.problems if p not in problems]
     if problems:
-        if as_json:
-            click.echo(json.dumps({"file": str(vf_path), "ok": False, "versions": [r.version for r in checked],
-                                   "games": 0, "problems": problems}))
-        else:
-            for p in problems:
-                err.print(f"[red]error:[/red] {escape(p)}", markup=True)
-        sys.exit(2)
+        raise Failure(problems, BAD_INPUT, "variant-file",
+                      {"file": str(vf_path), "ok": False, "versions": [r.version for r in checked], "games": 0})
     played = [p for rs in checked for p in conformance_problems(rs, games)] if games else []
     last = max(r.version for r in checked)
     notes = _unpredictable_notes(checked)
-    if as_json:
-        click.echo(json.dumps({"file": str(vf_path), "ok": not played, "versions": [r.version for r in checked],
-                               "games": games * len(checked), "problems": played, "notes": notes}))
-    else:
-        for p in played:
-            err.print(f"[red]error:[/red] {escape(p)}", markup=True)
+    summary = {"file": str(vf_path), "ok": not played, "versions": [r.version for r in checked],
+               "games": games * len(checked), "notes": notes}
+    if not as_json:
         for note in notes:
             out.print(f"note: {note}", markup=False)
         games_text = f"; {games * len(checked)} games played" if games else ""
-        out.print(f"{vf_path}: {'ok' if not played else 'FAILED'} ({checked[0].variant}, rules versions 1-{last}{games_text})",
+        out.print(f"{vf_path}: {'FAILED' if played else 'ok'} ({checked[0].variant}, rules versions 1-{last}{games_text})",
                   markup=False)
     if played:
-        sys.exit(1)
+        raise Failure(played, CHECK_FAILED, "check-failed", summary)
+    if as_json:
+        click.echo(json.dumps({**summary, "problems": []}))
 
 
 def _unpredictable_notes(rulesets) -> list[str]:

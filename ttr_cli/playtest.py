@@ -18,11 +18,12 @@ from ttr_analysis import playtest as playtest_mod
 from ttr_analysis import playtest_html
 from ttr_analysis import simulate as simulate_mod
 from ttr_analysis.rescore import Target
-from ttr_cli.analysis import DASK, GameTick, cache_warning, game_cache_for, played_games, progress_bar
+from ttr_cli.analysis import DASK, GameTick, cache_warning, game_cache_for, played_games, progress_bar, until_interrupted
 from ttr_cli.preflight import check_out_dir, require_extra
 from ttr_core import variant
 from ttr_core.board import Board
 from ttr_core.errors import TTRError
+from ttr_core.files import make_folder, write_atomically
 
 REPORT_HTML = "playtest.html"
 REPORT_JSON = "playtest.json"
@@ -87,8 +88,9 @@ def playtest(variant_id, against_id, games, seed, players_text, bot_names, worke
     workers = workers or simulate_mod.local_cores()
     total = games * len(players) * (2 if against else 1)
     t0 = time.perf_counter()
-    with progress_bar(err, total, "playtesting") as progress:
-        report, facts = playtest_mod.playtest(plan, workers, scheduler, GameTick(progress, total), cache, cache_warning(err))
+    with progress_bar(err, total, "playtesting") as progress, until_interrupted(total, cache) as tick:
+        tick.bar = GameTick(progress, total)
+        report, facts = playtest_mod.playtest(plan, workers, scheduler, tick, cache, cache_warning(err))
     elapsed = time.perf_counter() - t0
     if cache is not None:
         reused = sum(f.reused for games_of_count in facts.values() for f in games_of_count)
@@ -105,17 +107,16 @@ def playtest(variant_id, against_id, games, seed, players_text, bot_names, worke
 
 
 def write(out_dir: Path, report: dict, board: Board, examples: dict[str, str]) -> list[Path]:
-    """The page, the JSON and the example records; the paths written."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    """The page, the JSON and the example records, each file whole or not at all; the paths written."""
+    make_folder(out_dir)
     html, data = out_dir / REPORT_HTML, out_dir / REPORT_JSON
-    data.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    html.write_text(playtest_html.render(report, board), encoding="utf-8")
+    write_atomically(data, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    write_atomically(html, playtest_html.render(report, board))
     written = [html, data]
     if examples:
-        folder = out_dir / "records"
-        folder.mkdir(exist_ok=True)
+        folder = make_folder(out_dir / "records")
         for name, text in examples.items():
-            (folder / name).write_text(text, encoding="utf-8")
+            write_atomically(folder / name, text)
             written.append(folder / name)
     return written
 

@@ -1,5 +1,5 @@
 """Checks a command makes before it does any work: the optional libraries it will need, and the
-places it will write to. A run that would fail at the end (after minutes of simulation) fails at
+places it will write to (their permissions, and a file made and removed there). A run that would fail at the end (after minutes of simulation) fails at
 once instead, with a message naming what to install or which path is wrong, and exit code 2.
 """
 
@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from ttr_core.errors import TTRError
+from ttr_core.files import WriteError
 
 
 class MissingExtra(TTRError):
@@ -43,6 +44,7 @@ def check_out_file(path: Path, option: str = "--out") -> None:
         raise TTRError(f"{where}: the file is not writable")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise TTRError(f"{where}: the folder {_shown(parent)} is not writable")
+    _try_writing_in(parent, path)
 
 
 def check_out_dir(path: Path, option: str = "--out") -> None:
@@ -54,6 +56,7 @@ def check_out_dir(path: Path, option: str = "--out") -> None:
             raise TTRError(f"{where}: is a file, not a folder")
         if not os.access(path, os.W_OK | os.X_OK):
             raise TTRError(f"{where}: the folder is not writable")
+        _try_writing_in(path, path)
         return
     above = path.parent
     while not above.exists() and above != above.parent:
@@ -62,6 +65,19 @@ def check_out_dir(path: Path, option: str = "--out") -> None:
         raise TTRError(f"{where}: {_shown(above)} is a file, not a folder")
     if not os.access(above, os.W_OK | os.X_OK):
         raise TTRError(f"{where}: cannot create it, the folder {_shown(above)} is not writable")
+    _try_writing_in(above, path)
+
+
+def _try_writing_in(folder: Path, target: Path) -> None:
+    """Make and remove a file in ``folder``: what the permission bits do not tell (a read-only
+    mount, ``/proc`` or ``/sys``, a process of root, which the bits do not stop) is found now, not
+    after the games. A refusal is the :class:`WriteError` the write itself would give."""
+    probe = (folder if str(folder) else Path(".")) / f".ttr-write-check-{os.getpid()}.tmp"
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.unlink(probe)
+    except OSError as exc:
+        raise WriteError(target, exc) from None
 
 
 def _shown(path: Path) -> str:

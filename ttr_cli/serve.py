@@ -6,14 +6,34 @@ them instead of failing on an import.
 
 from __future__ import annotations
 
+import errno
+import socket
 import sys
 
 import click
 
+from ttr_cli.failures import PORT_IN_USE, Failure
 from ttr_cli.preflight import MissingExtra, require_extra
+from ttr_core.errors import TTRError
 
 #: what ``ttr serve`` imports from the ``serve`` extra (psycopg only for PostgreSQL: checked on use)
 SERVE = ("uvicorn", "fastapi", "starlette", "sqlalchemy", "alembic")
+
+
+def check_address(host: str, port: int) -> None:
+    """The server can listen on ``host:port``: else exit code 3 if something listens there, or
+    bad input (2) for an address this machine does not have. Checked by binding it as uvicorn will
+    (``SO_REUSEADDR``), then letting it go."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise Failure([f"--port {port}: {host}:{port} is in use already (another ttr serve?): "
+                               "give another --port, or stop what listens there"], PORT_IN_USE, "port-in-use") from None
+            raise TTRError(f"--host {host}: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def register(main: click.Group) -> None:
@@ -74,8 +94,11 @@ def register(main: click.Group) -> None:
 def serve(db_url, host, port, bot_delay, log_level, allow_seed, forwarded_allow_ips, games_per_minute,
           streams_per_client, streams_per_game, max_bot_games, expire_after, max_headers, max_header_bytes,
           request_timeout, idle_timeout, connections_per_client, max_connections, stream_poll, parser):
-    """Serve games over HTTP: the API (/api/docs) and a page to play in (/)."""
+    """Serve games over HTTP: the API (/api/docs) and a page to play in (/).
+
+    Exit code 3 when the address is in use already (another server listens there)."""
     require_extra("serve", SERVE, "ttr serve")
+    check_address(host, port)  # before the database is opened or made
     if db_url and db_url.startswith("postgres"):
         require_extra("serve", ("psycopg",), "ttr serve with PostgreSQL")
     try:

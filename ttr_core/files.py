@@ -1,4 +1,5 @@
-"""Reading TOML and JSON files into frozen attrs classes, with every problem located.
+"""Reading TOML and JSON files into frozen attrs classes, with every problem located; writing
+files so that a failure never leaves half a file.
 
 One strict cattrs converter for all files (ufoLib2 style: built by a function, nothing registered
 at import time). Strict means no silent coercion: ``"3"`` is not an int and ``true`` is not a
@@ -9,13 +10,20 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import secrets
+import stat
 import tomllib
 import typing
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar, get_args, get_origin
 
 import cattrs
 from cattrs.gen import make_dict_structure_fn
+
+from ttr_core.errors import TTRError
 
 try:  # cattrs >= 24.1
     from cattrs.cols import homogenous_tuple_structure_factory, list_structure_factory
@@ -137,6 +145,21 @@ def structure(data: Any, cls: type[T], where: str) -> T:
         raise VariantError([f"{where}: {_tidy(line)}" for line in lines]) from None
 
 
+def structure_fields(data: Any, cls: type) -> dict[str, Any]:
+    """The attributes of ``cls`` that ``data`` (a table) gives correctly, each structured on its
+    own: what is still usable of a table that :func:`structure` refused as a whole."""
+    if not isinstance(data, dict):
+        return {}
+    fields = {}
+    for name, hint in typing.get_type_hints(cls).items():
+        if name in data:
+            try:
+                fields[name] = CONVERTER.structure(data[name], hint)
+            except (cattrs.BaseValidationError, TypeError, ValueError, KeyError, AttributeError):  # cattrs: a str for a dict
+                continue
+    return fields
+
+
 def _format_exception(exc: BaseException, type_: Any) -> str:
     if isinstance(exc, cattrs.ForbiddenExtraKeysError):
         return f"unknown key(s) {', '.join(sorted(map(repr, exc.extra_fields)))}"
@@ -199,3 +222,88 @@ def parse_json(raw: bytes, where: str) -> Any:
         raise RecordError([f"{where}: line {exc.lineno} column {exc.colno}: {exc.msg}"]) from None
     except RecursionError:
         raise RecordError([f"{where}: arrays or objects nested too deeply to read"]) from None
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+class WriteError(TTRError):
+    """A file could not be written (a full disk, a folder that is not writable, a target the
+    system refuses). Nothing was left half-written: the old file is still there, or none is."""
+
+    def __init__(self, path: Path, exc: OSError):
+        self.path, self.original = path, exc
+        super().__init__(f"cannot write {path}: {exc.strerror or exc}")
+
+
+@contextmanager
+def atomic_path(path: Path, durable: bool = True) -> Iterator[Path]:
+    """``with atomic_path(target) as tmp:`` write the whole file at ``tmp`` (a new empty file
+    beside ``target``, ``.NAME.RANDOM.tmp``; a writer that guesses a format from the file name
+    must be told it); when the block ends without an error, ``tmp`` is renamed onto ``target`` in
+    one step, so that a reader sees the old file or the new one, never a part.
+
+    On an error the temporary file is removed and ``target`` is untouched; an ``OSError`` becomes
+    a :class:`WriteError` naming ``target``. ``durable``: the data reaches the disk before the
+    rename (a crash then leaves the old file or the new one, not an empty one)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # the umask applies, as to any new file
+        _keep_mode(path, tmp)
+    except OSError as exc:
+        raise WriteError(path, exc) from None
+    try:
+        yield tmp
+        if durable:
+            _flush_to_disk(tmp)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        _remove(tmp)
+        if isinstance(exc, OSError):
+            raise WriteError(path, exc) from None
+        raise
+
+
+def write_atomically(path: Path, content: str | bytes, durable: bool = True) -> None:
+    """Write ``content`` (text as UTF-8) to ``path`` whole or not at all (:func:`atomic_path`)."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    with atomic_path(path, durable) as tmp:
+        with open(tmp, "wb") as f:
+            f.write(data)
+
+
+def make_folder(path: Path) -> Path:
+    """Make the folder ``path`` (and those above it) unless it exists; a :class:`WriteError` if it
+    cannot be made. Returns ``path``."""
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(path, exc) from None
+    return path
+
+
+def _keep_mode(path: Path, tmp: Path) -> None:
+    # a file written anew keeps the permissions it had, as writing it in place would
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return
+    os.chmod(tmp, mode)
+
+
+def _flush_to_disk(tmp: Path) -> None:
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _remove(tmp: Path) -> None:
+    # on a read-only mount even removing a file that is not there fails (EROFS): the error that
+    # matters is the one being raised, not this one
+    try:
+        tmp.unlink(missing_ok=True)
+    except OSError:
+        pass

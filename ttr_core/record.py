@@ -15,7 +15,7 @@ from typing import Any
 
 from ttr_core import variant
 from ttr_core.errors import IllegalAction, RecordError, TTRError, VariantError
-from ttr_core.files import read_json
+from ttr_core.files import read_json, write_atomically
 from ttr_core.game import Game
 from ttr_core.state import digest
 
@@ -65,9 +65,10 @@ def dumps(record: Mapping[str, Any]) -> str:
 
 def save(game: Game, path: Path) -> str:
     """Write the record of ``game`` to ``path`` (UTF-8, :func:`dumps`' canonical text) and return
-    the text."""
+    the text. The file is written whole or not at all (a :class:`~ttr_core.files.WriteError`
+    names it, and an older file there is left as it was)."""
     text = dumps(make_record(game))
-    path.write_text(text, encoding="utf-8")
+    write_atomically(path, text)
     return text
 
 

@@ -11,6 +11,7 @@ Loading checks everything and reports all problems at once, each as ``file: path
 from __future__ import annotations
 
 import functools
+import importlib.util
 from collections.abc import Mapping
 from importlib.metadata import entry_points
 from importlib.resources import files
@@ -22,7 +23,7 @@ import attrs
 from ttr_core import manager, prepared
 from ttr_core.board import Board, PlayerRange, load_map
 from ttr_core.errors import PluginError, VariantError
-from ttr_core.files import read_toml, structure
+from ttr_core.files import read_toml, structure, structure_fields
 
 VARIANT_GROUP = "ttr.variants"  # entry points naming packages that hold more *.toml variant files
 
@@ -79,6 +80,8 @@ class _Spec:  # a variant version before checking
     map: str | None
     players: PlayerRange | None
     notes: tuple[str, ...]
+    #: what is wrong so far; the resolution goes on, so that a file's problems are all found at once
+    problems: tuple[str, ...] = ()
 
 
 # --- finding variant and map files -----------------------------------------------------------
@@ -93,10 +96,19 @@ def variant_dirs() -> tuple[Path, ...]:
     dirs = [builtin_dir()]
     for ep in entry_points(group=VARIANT_GROUP):
         try:
-            dirs.append(Path(str(files(ep.value))))
+            dirs += package_folders(ep.value)
         except Exception:  # noqa: BLE001 - a broken third-party package must not hide the built-ins
             continue
     return tuple(dirs)
+
+
+def package_folders(package: str) -> tuple[Path, ...]:
+    """The folders of the package named ``package`` (dotted): one for a package with an
+    ``__init__.py``, each of its parts for a namespace package (a folder without one)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"no package named {package!r}", name=package)
+    return tuple(Path(p) for p in spec.submodule_search_locations)
 
 
 def available() -> dict[str, Path]:
@@ -150,10 +162,11 @@ def load(name_or_path: str, version: int | None = None) -> Ruleset:
 
 @functools.lru_cache(maxsize=64)
 def _load(path: Path, version: int | None) -> Ruleset:
-    vf = _read(path)
+    vf, problems = _read(path)
     number = version if version is not None else _current(vf, path)
     if str(number) not in vf.versions:
         raise VariantError([
+            *problems,
             f"{path}: variant {vf.id!r} has no rules version {number} (versions: {', '.join(sorted(vf.versions, key=int))})"
         ])
     spec = _resolve(path, number, ())
@@ -161,26 +174,39 @@ def _load(path: Path, version: int | None) -> Ruleset:
 
 
 @functools.lru_cache(maxsize=64)
-def _read(path: Path) -> VariantFile:
-    vf = structure(read_toml(path), VariantFile, str(path))
-    problems = []
+def _read(path: Path) -> tuple[VariantFile, tuple[str, ...]]:
+    """The variant file at ``path`` and what is wrong with it. A problem that leaves the rest of
+    the file readable is returned, not raised, so that the versions are still checked and every
+    problem of the file is reported at once; a :class:`VariantError` when nothing more can be."""
+    raw = read_toml(path)
+    try:
+        vf, problems = structure(raw, VariantFile, str(path)), []
+    except VariantError as exc:
+        # check the rest of the file with the keys that are right (a typo'd key must not hide
+        # the problems of the versions)
+        fields = structure_fields(raw, VariantFile)
+        if "versions" not in fields:
+            raise
+        vf, problems = VariantFile(**{"id": path.stem, "title": "", **fields}), list(exc.problems)
     if vf.id != path.stem:
         problems.append(f"{path}: $.id: {vf.id!r} does not match the file name {path.stem!r}")
     if not vf.versions:
         problems.append(f"{path}: $.versions: a variant needs at least version 1")
-    for key in vf.versions:
-        if not key.isdigit() or int(key) < 1:
-            problems.append(f"{path}: $.versions.{key}: version numbers are whole numbers from 1")
-    if problems:
         raise VariantError(problems)
-    numbers = sorted(int(k) for k in vf.versions)
-    if numbers != list(range(1, len(numbers) + 1)):
-        raise VariantError([f"{path}: $.versions: versions must run 1, 2, 3... without gaps, got {numbers}"])
+    bad_keys = [key for key in vf.versions if not key.isdigit() or int(key) < 1]
+    problems += [f"{path}: $.versions.{key}: version numbers are whole numbers from 1" for key in bad_keys]
+    numbers = sorted(int(k) for k in vf.versions if k not in bad_keys)
+    if bad_keys or numbers != list(range(1, len(numbers) + 1)):
+        if not bad_keys:
+            problems.append(f"{path}: $.versions: versions must run 1, 2, 3... without gaps, got {numbers}")
+        raise VariantError(problems)  # which version is which cannot be told
     if vf.current is not None and str(vf.current) not in vf.versions:
-        raise VariantError([f"{path}: $.current: no version {vf.current} in this file"])
+        problems.append(f"{path}: $.current: no version {vf.current} in this file")
+        vf = attrs.evolve(vf, current=None)
     if vf.map is None and vf.extends is None:
-        raise VariantError([f"{path}: $.map: required (or extend another variant)"])
-    return vf
+        problems.append(f"{path}: $.map: required (or extend another variant)")
+        raise VariantError(problems)  # no map, no rules to check against it
+    return vf, tuple(problems)
 
 
 def _current(vf: VariantFile, path: Path) -> int:
@@ -191,7 +217,7 @@ def _resolve(path: Path, number: int, chain: tuple[Path, ...]) -> _Spec:
     if path in chain:
         names = " -> ".join(p.stem for p in (*chain, path))
         raise VariantError([f"{path}: $.extends: cycle {names}"])
-    vf = _read(path)
+    vf, problems = _read(path)
     if vf.extends:
         parent_name, _, pinned = vf.extends.partition("@")
         try:
@@ -200,7 +226,7 @@ def _resolve(path: Path, number: int, chain: tuple[Path, ...]) -> _Spec:
             raise VariantError([f"{path}: $.extends: unknown variant {parent_name!r}"]) from None
         if pinned and not pinned.isdigit():
             raise VariantError([f"{path}: $.extends: {vf.extends!r}: after '@' comes a version number"])
-        parent_vf = _read(parent_path) if parent_path not in chain else None
+        parent_vf = _read(parent_path)[0] if parent_path not in chain else None
         if pinned and parent_vf is not None and str(int(pinned)) not in parent_vf.versions:
             raise VariantError([
                 f"{path}: $.extends: {vf.extends!r}: variant {parent_vf.id!r} has no rules version {int(pinned)} "
@@ -210,6 +236,7 @@ def _resolve(path: Path, number: int, chain: tuple[Path, ...]) -> _Spec:
         spec = _resolve(parent_path, parent_version, (*chain, path))
     else:
         spec = _Spec((), {}, {}, None, None, ())
+    spec = attrs.evolve(spec, problems=spec.problems + problems)
     for n in range(1, number + 1):
         spec = _apply(spec, vf.versions[str(n)], f"{path}: $.versions.{n}")
     return attrs.evolve(spec, map=vf.map or spec.map, players=vf.players or spec.players)
@@ -238,8 +265,6 @@ def _apply(spec: _Spec, v: VersionEntry, where: str) -> _Spec:
             problems.append(f"{where}.add_plugins: {name!r} is enabled already")
         else:
             plugins.append(name)
-    if problems:
-        raise VariantError(problems)
     rules = {k: dict(val) for k, val in spec.rules.items()}
     origins = dict(spec.origins)
     for name in v.remove_plugins:
@@ -251,7 +276,7 @@ def _apply(spec: _Spec, v: VersionEntry, where: str) -> _Spec:
         rules[name] = _merge(rules.get(name, {}), table)
         origins[name] = f"{where}.rules.{name}"
     notes = spec.notes + ((v.note,) if v.note else ())
-    return _Spec(tuple(plugins), rules, origins, spec.map, spec.players, notes)
+    return _Spec(tuple(plugins), rules, origins, spec.map, spec.players, notes, spec.problems + tuple(problems))
 
 
 def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -265,7 +290,7 @@ def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _check(path: Path, vf: VariantFile, number: int, spec: _Spec) -> Ruleset:
-    problems: list[str] = []
+    problems: list[str] = list(spec.problems)
     where = f"{path}: $.versions.{number}"
     if not spec.plugins:
         problems.append(f"{where}: no plugins enabled")
@@ -296,13 +321,14 @@ def _check(path: Path, vf: VariantFile, number: int, spec: _Spec) -> Ruleset:
             board = load_map(_find_map(spec.map, path))
         except VariantError as exc:
             problems += exc.problems
-    if board is None or len(classes) < len(set(spec.plugins)) or len(set(spec.plugins)) != len(spec.plugins):
-        raise VariantError(problems)  # without a board or every plugin, their fit cannot be judged
-    players = spec.players or board.players
-    if players.min < max(2, board.players.min) or players.max > board.players.max or players.min > players.max:
+    players = spec.players or (board.players if board is not None else None)
+    if board is not None and (players.min < max(2, board.players.min) or players.max > board.players.max
+                              or players.min > players.max):
         problems.append(
             f"{path}: $.players: {players.min}..{players.max} does not fit the map's {board.players.min}..{board.players.max}"
         )
+    if board is None or len(classes) < len(set(spec.plugins)) or len(set(spec.plugins)) != len(spec.plugins):
+        raise VariantError(problems)  # without a board or every plugin, their fit cannot be judged
     # The plugins' fit is judged even when a parameter was refused (that plugin with its defaults),
     # so that a file's problems are all reported at once.
     trial = {name: configs.get(name) or _defaults(classes[name]) for name in spec.plugins}

@@ -8,6 +8,10 @@ from ``-wal`` into the main file are missing from it (the issue measured 247 of 
 PostgreSQL: ``pg_dump --format=custom``, a consistent snapshot taken in one transaction while
 the server writes; restore with ``pg_restore``. The connection details go to pg_dump in its
 environment (``PGPASSWORD``...), not on its command line, where ``ps`` would show them.
+
+Either way the backup is written to a new file beside ``out`` and renamed to ``out`` once whole
+(``ttr_core.files.atomic_path``): a failure (a full disk, a folder that is not writable) leaves no
+file, and says which file could not be written.
 """
 
 from __future__ import annotations
@@ -16,10 +20,13 @@ import os
 import shutil
 import sqlite3
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
+from ttr_core.files import WriteError, atomic_path
 from ttr_server.db import normalise_url
 
 
@@ -44,27 +51,48 @@ def backup(db_url: str, out: Path) -> str:
 def _sqlite(path: str, out: Path) -> str:
     if not path or path == ":memory:" or not Path(path).is_file():
         raise BackupError(f"no SQLite database file at {path!r}")
-    partial = out.with_name(out.name + ".partial")
-    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
     try:
-        target = sqlite3.connect(partial)
-        try:
-            source.backup(target)  # one snapshot: readers do not block the server's writes in WAL mode
-            problems = target.execute("PRAGMA integrity_check").fetchone()[0]
-            games = target.execute("SELECT count(*) FROM games").fetchone()[0]
-            actions = target.execute("SELECT count(*) FROM actions").fetchone()[0]
-        finally:
-            target.close()
+        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
     except sqlite3.Error as exc:
-        partial.unlink(missing_ok=True)
-        raise BackupError(f"the backup of {path} failed: {exc}") from None
+        raise BackupError(f"cannot read the database {path}: {exc}") from None
+    try:
+        with _written(out) as partial:
+            games, actions = _sqlite_copy(source, partial, path, out)
     finally:
         source.close()
-    if problems != "ok":
-        partial.unlink(missing_ok=True)
-        raise BackupError(f"the copy of {path} does not pass SQLite's integrity check: {problems}")
-    partial.rename(out)
     return f"{out}: {games} games, {actions} actions (SQLite online backup)"
+
+
+def _sqlite_copy(source: sqlite3.Connection, partial: Path, path: str, out: Path) -> tuple[int, int]:
+    """Copy ``source`` into the new file ``partial`` and check the copy; its games and actions."""
+    try:
+        target = sqlite3.connect(partial)
+    except sqlite3.Error as exc:
+        raise BackupError(f"cannot write {out}: {exc}") from None
+    try:
+        source.backup(target)  # one snapshot: readers do not block the server's writes in WAL mode
+        problems = target.execute("PRAGMA integrity_check").fetchone()[0]
+        games = target.execute("SELECT count(*) FROM games").fetchone()[0]
+        actions = target.execute("SELECT count(*) FROM actions").fetchone()[0]
+    except sqlite3.Error as exc:
+        # the source is open read-only: what fails here is writing the copy (a full disk...)
+        raise BackupError(f"cannot write {out}: {exc} (SQLite, backing up {path})") from None
+    finally:
+        target.close()
+    if problems != "ok":
+        raise BackupError(f"the copy of {path} does not pass SQLite's integrity check: {problems}")
+    return games, actions
+
+
+@contextmanager
+def _written(out: Path) -> Iterator[Path]:
+    """A new file beside ``out`` to write the backup into, renamed to ``out`` once it is whole;
+    removed on any failure. A file that cannot be written is a ``BackupError`` naming ``out``."""
+    try:
+        with atomic_path(out) as partial:
+            yield partial
+    except WriteError as exc:
+        raise BackupError(str(exc)) from None
 
 
 def _postgres(url, out: Path) -> str:
@@ -75,11 +103,9 @@ def _postgres(url, out: Path) -> str:
            "PGDATABASE": url.database or ""}
     if url.password:
         env["PGPASSWORD"] = str(url.password)
-    partial = out.with_name(out.name + ".partial")
-    done = subprocess.run([pg_dump, "--format=custom", "--no-owner", "--file", str(partial)], env=env,
-                          capture_output=True, text=True)
-    if done.returncode:
-        partial.unlink(missing_ok=True)
-        raise BackupError(f"pg_dump failed: {done.stderr.strip()[:1000]}")
-    partial.rename(out)
+    with _written(out) as partial:
+        done = subprocess.run([pg_dump, "--format=custom", "--no-owner", "--file", str(partial)], env=env,
+                              capture_output=True, text=True)
+        if done.returncode:
+            raise BackupError(f"pg_dump failed: {done.stderr.strip()[:1000]}")
     return f"{out}: pg_dump of {url.database} (restore with pg_restore --dbname=...)"
