@@ -43,14 +43,7 @@ CONVENTIONAL = {"__all__"}
 #: mapping methods whose first argument is a key
 KEYED_METHODS = {"get", "setdefault", "pop", "__getitem__", "__setitem__", "__contains__"}
 
-# The core's and the bots' parts still find what other changes of issue 28 are removing (the
-# generated relay and copier, the bots' board caches, ``global`` in ticket_bot): expected to fail
-# until those land, then made strict by dropping the mark.
-_CORE_AND_BOTS = pytest.mark.xfail(
-    strict=False,
-    reason="the core's and the bots' caches are being moved by other changes of issue 28; un-xfail once merged",
-)
-PACKAGES = [pytest.param("ttr_core", marks=_CORE_AND_BOTS), "plugins", pytest.param("ttr_bots", marks=_CORE_AND_BOTS)]
+PACKAGES = ["ttr_core", "plugins", "ttr_bots"]
 
 
 def _sources(package: str) -> list[tuple[str, ast.Module]]:

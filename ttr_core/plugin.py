@@ -19,6 +19,7 @@ table built from the board) are fine on the instance.
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Protocol
@@ -65,7 +66,7 @@ __all__ = [
 
 #: refusal codes that moved to the plugin refusing with them (``parallel-routes``): still importable
 #: from here, with a warning, until a release drops them
-_MOVED_CODES = {"OWN_PARALLEL": "own-parallel", "CLOSED_PARALLEL": "closed-parallel"}
+_MOVED_CODES = MappingProxyType({"OWN_PARALLEL": "own-parallel", "CLOSED_PARALLEL": "closed-parallel"})
 
 
 def __getattr__(name: str) -> Any:

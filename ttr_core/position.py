@@ -26,7 +26,7 @@ from ttr_core.errors import RecordError, TTRError, VariantError
 from ttr_core.game import Game
 from ttr_core.table import TRAINS
 
-CORE_KEYS = {"name", "routes", "tickets", "resigned"}
+CORE_KEYS = frozenset({"name", "routes", "tickets", "resigned"})
 #: the keys of a ticket given in full
 TICKET_KEYS = ("from", "to", "points", "id", "name")
 
