@@ -367,3 +367,21 @@ def test_a_failure_in_a_determinized_game_keeps_its_own_deal(tmp_path):
             sampled.apply(sampled.state.current, DrawCard(None))
         FailsAt.at = 10**9
         assert_unchanged(sampled, before)
+
+
+class _BrokenOnTurnEnd(Plugin):
+    """A house rule with a bug: it fails at the end of the third turn."""
+
+    @hookimpl
+    def ttr_turn_ended(self, game):
+        if game.state.turn == 3:
+            raise ValueError("boom")  # the line the failure names
+
+
+def test_a_plugin_failure_names_the_file_and_line_of_the_plugin_code(tmp_path):
+    with manager.local_plugins({"broken-on-turn-end": _BrokenOnTurnEnd}):
+        failure, _seat, _action, _before = play_until_failure(new_game(variant_with(tmp_path, "usa", "broken-on-turn-end")))
+    line = next(n for n, text in enumerate(Path(__file__).read_text().splitlines(), 1) if "the line the failure names" in text)
+    assert failure.where == f"{__file__}:{line}"
+    assert f"plugin 'broken-on-turn-end' failed in ttr_turn_ended at {__file__}:{line} while applying" in str(failure)
+    assert "ValueError: boom" in str(failure)

@@ -79,16 +79,20 @@ class PluginFailed(TTRError):
     """A plugin raised inside a hook or an action handler. The action was rejected."""
 
     def __init__(
-        self, plugin: str, hook: str, seat: int | None, action: object, exc: BaseException, doing: str | None = None
+        self, plugin: str, hook: str, seat: int | None, action: object, exc: BaseException, doing: str | None = None,
+        where: str | None = None,
     ):
         self.plugin, self.hook, self.seat, self.action, self.original = plugin, hook, seat, action, exc
+        #: ``FILE:LINE`` of the innermost frame of the plugin's code in the traceback, if any
+        self.where = where
+        at = f" at {where}" if where else ""
         if doing is None:
             super().__init__(
-                f"plugin {plugin!r} failed in {hook} while applying {_describe(action)} for seat {seat}: "
+                f"plugin {plugin!r} failed in {hook}{at} while applying {_describe(action)} for seat {seat}: "
                 f"{type(exc).__name__}: {exc}; the action was rejected and the game is unchanged"
             )
         else:  # not while applying an action: while setting up a game, listing legal actions...
-            super().__init__(f"plugin {plugin!r} failed in {hook} while {doing}: {type(exc).__name__}: {exc}")
+            super().__init__(f"plugin {plugin!r} failed in {hook}{at} while {doing}: {type(exc).__name__}: {exc}")
 
 
 # --- files -----------------------------------------------------------------------------------

@@ -289,6 +289,7 @@ def blame(
     by_code = {fn.__code__: (plugin, hook) for fn, plugin, hook in functions if hasattr(fn, "__code__")}
     frames: list[tuple[str, str]] = []  # (plugin, function), outermost first
     in_hooks: list[tuple[str, str]] = []
+    where = None  # the file and line of the innermost frame of plugin code: where its author looks
     tb = exc.__traceback__
     while tb is not None:
         frame = tb.tb_frame
@@ -300,6 +301,7 @@ def blame(
             plugin = by_module.get(frame.f_globals.get("__name__", ""))
         if plugin is not None:
             frames.append((plugin, frame.f_code.co_name))
+            where = f"{frame.f_code.co_filename}:{tb.tb_lineno}"
         tb = tb.tb_next
     plugin, hook = (in_hooks or frames or [("?", "?")])[-1]
-    return PluginFailed(plugin, hook, seat, action, exc, doing)
+    return PluginFailed(plugin, hook, seat, action, exc, doing, where)
