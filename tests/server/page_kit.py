@@ -143,6 +143,12 @@ def box(page, selector: str) -> dict | None:
     return page.locator(selector).first.bounding_box()
 
 
+def middle_car(page, route_id: str) -> str:
+    """A selector for the middle car of a route: its ends may lie under its cities' dots."""
+    n = page.locator(f"g.route[data-route='{route_id}'] rect.car").count()
+    return f"g.route[data-route='{route_id}'] rect.car >> nth={n // 2}"
+
+
 def centre(b: dict) -> tuple[float, float]:
     return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
 

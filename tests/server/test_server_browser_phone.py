@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from page_kit import PHONE, box, centre, my_turn, play, settled, site, version, wait_past
+from page_kit import PHONE, box, centre, middle_car, my_turn, play, settled, site, version, wait_past
 from server_kit import get_json, wait_in_page
 
 FINGER = 32  # px: the least a route's or a city's hit area may measure under a finger
@@ -146,7 +146,7 @@ def test_whole_turns_by_taps_cards_face_up_and_blind_and_a_claim(phone_site):
         claimable = page.locator("g.route.claimable")
         if turn >= 2 and claimable.count():  # a turn of each kind of draw first
             route = claimable.first.get_attribute("data-route")
-            _tap_open(page, f"g.route[data-route='{route}'] rect.car")
+            _tap_open(page, middle_car(page, route))
             pick = page.locator(f"#panel button.pick[data-route='{route}']")
             if pick.count():
                 pick.tap()
@@ -188,7 +188,7 @@ def test_a_station_and_a_tunnel_by_taps(phone_site):
     page.locator("#keep-tickets").tap()  # all of them, as the seed search did
     my_turn(page)
     # the tunnel: its payment, then the extra cards it asks for, given up
-    _tap_open(page, f"g.route[data-route='{claim['route']}'] rect.car")
+    _tap_open(page, middle_car(page, claim["route"]))
     pick = page.locator(f"#panel button.pick[data-route='{claim['route']}']")
     if pick.count():
         pick.tap()
