@@ -13,6 +13,7 @@ import pytest
 
 from page_kit import PHONE, box, centre, middle_car, my_turn, play, settled, site, version, wait_past
 from server_kit import get_json, wait_in_page
+from ttr_core import variant
 
 FINGER = 32  # px: the least a route's or a city's hit area may measure under a finger
 
@@ -289,4 +290,32 @@ def test_the_end_of_game_dialog_fits_the_phone(phone_site):
     page.locator("#close-gameover").tap()
     assert not page.is_visible("#gameover")
     settled(page, s.base, game["game"], game["seats"][0]["token"])
+    assert s.unexpected() == []
+
+
+def test_a_tap_between_the_two_routes_of_a_double_asks_which(phone_site):
+    s = phone_site
+    game = s.game("usa", seed=5)
+    page = s.open(f"/watch/{game['game']}", PHONE)
+    page.wait_for_selector("g.route rect.car")
+    board = variant.load("usa").board
+    pairs = {}
+    for r in board.routes:
+        pairs.setdefault(frozenset((r.a, r.b)), []).append(r)
+    first, second = next(p for p in pairs.values() if len(p) == 2 and p[0].length >= 3)
+
+    def between():  # the point halfway between the two routes' middle cars
+        a, b = (centre(box(page, middle_car(page, r.id))) for r in (first, second))
+        return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+
+    _tap(page, *between())  # opens the region
+    assert float(page.get_attribute("#board", "data-zoom")) > 1
+    _tap(page, *between())  # under the finger: both routes' hit areas, neither's cars
+    picks = page.locator("#panel button.pick")
+    picks.first.wait_for()
+    assert sorted(b.get_attribute("data-route") for b in picks.all()) == sorted((first.id, second.id))
+    assert page.locator("g.route.candidate").count() == 2
+    page.locator(f"#panel button.pick[data-route='{second.id}']").tap()
+    page.wait_for_selector(f"g.route.selected[data-route='{second.id}']")
+    assert page.locator("#panel button.pick").count() == 0 and page.locator("g.route.candidate").count() == 0
     assert s.unexpected() == []

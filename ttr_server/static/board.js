@@ -140,6 +140,7 @@ export class ZoomPan {
     this.touch = false;
     this.pointerType = "";
     this.gestureEnded = -Infinity;
+    this.lifted = null;
     svgEl.addEventListener("click", (ev) => {
       // a drag or a pinch is not a click on what it ended over (a finger's gesture has no click
       // after it, a mouse's has one at once)
@@ -207,6 +208,9 @@ export class ZoomPan {
     if (!this.fingers.delete(ev.pointerId)) return;
     const d = this.drag;
     const wasGesture = (d && d.moving) || this.pinch;
+    // where the finger was lifted: the browser may move the click that follows onto the nearest
+    // element it thinks was meant ("touch adjustment"), where a choice between two was due
+    this.lifted = wasGesture ? null : { x: ev.clientX, y: ev.clientY, at: performance.now() };
     if (this.fingers.size < 2 && this.pinch) this.pinch = null;
     if (this.fingers.size === 0) {
       if (wasGesture) {
@@ -222,9 +226,18 @@ export class ZoomPan {
     }
   }
 
+  tapPoint(ev) {
+    // where a click happened: for a finger's tap, where it was lifted
+    const l = this.lifted;
+    if (this.pointerType === "touch" && l && performance.now() - l.at < 1000) return { x: l.x, y: l.y };
+    return { x: ev.clientX, y: ev.clientY };
+  }
+
   setBase(box) {
     const same = this.base && ["x", "y", "w", "h"].every((k) => this.base[k] === box[k]);
     this.base = box;
+    // the SVG's shape where the page leaves it free (its height follows its width): the map's
+    this.svg.style.aspectRatio = `${box.w} / ${box.h}`;
     if (!same) this.reset();
     else this.apply();
   }
@@ -236,9 +249,19 @@ export class ZoomPan {
     this.apply();
   }
 
+  fit() {
+    // The window at zoom 1: the whole drawing, widened or heightened to the SVG's own shape, so
+    // that a zoomed-in board fills its box (a phone's board is taller than the map is).
+    const b = this.base;
+    const rect = this.svg.getBoundingClientRect();
+    const shape = rect.width && rect.height ? rect.height / rect.width : b.h / b.w;
+    return b.h / b.w < shape ? { w: b.w, h: b.w * shape } : { w: b.h / shape, h: b.h };
+  }
+
   view() {
     // the viewBox's window: board units
-    return { w: this.base.w / this.k, h: this.base.h / this.k };
+    const f = this.fit();
+    return { w: f.w / this.k, h: f.h / this.k };
   }
 
   screen() {
@@ -273,10 +296,7 @@ export class ZoomPan {
   keepAt(p, clientX, clientY) {
     // move the window so that board point p is drawn at (clientX, clientY)
     const { w, h } = this.view();
-    const rect = this.svg.getBoundingClientRect();
-    const s = Math.min(rect.width / w, rect.height / h) || 1;
-    const left = rect.left + (rect.width - w * s) / 2;
-    const top = rect.top + (rect.height - h * s) / 2;
+    const { s, left, top } = this.screen(); // where the window's corner is drawn, wherever it is
     this.cx = p.x + w / 2 - (clientX - left) / s;
     this.cy = p.y + h / 2 - (clientY - top) / s;
     this.apply();
@@ -305,8 +325,9 @@ export class ZoomPan {
     const b = this.base;
     if (!b) return;
     const { w, h } = this.view();
-    this.cx = Math.min(b.x + b.w - w / 2, Math.max(b.x + w / 2, this.cx));
-    this.cy = Math.min(b.y + b.h - h / 2, Math.max(b.y + h / 2, this.cy));
+    // the window stays on the drawing; one wider (or taller) than it stays centred on it
+    this.cx = w >= b.w ? b.x + b.w / 2 : Math.min(b.x + b.w - w / 2, Math.max(b.x + w / 2, this.cx));
+    this.cy = h >= b.h ? b.y + b.h / 2 : Math.min(b.y + b.h - h / 2, Math.max(b.y + h / 2, this.cy));
     this.svg.setAttribute("viewBox", `${(this.cx - w / 2).toFixed(1)} ${(this.cy - h / 2).toFixed(1)} ${w.toFixed(1)} ${h.toFixed(1)}`);
     this.svg.dataset.zoom = this.k.toFixed(3);
     this.onChange(this);

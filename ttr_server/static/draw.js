@@ -218,8 +218,8 @@ export class BoardDrawing {
     this.root.style.setProperty("--city-hit", `${city.toFixed(2)}px`);
   }
 
-  targetsAt(ev) {
-    // What a click or a tap at (ev.clientX, ev.clientY) means: a route whose cars it touched; else
+  targetsAt(ev, at) {
+    // What a click or a tap at ``at`` (screen coordinates) means: a route whose cars it touched; else
     // the cities whose hit areas it is in; else the routes whose hit lines it is on. An event
     // without a place (a script's) means the element it was sent to.
     const found = [];
@@ -234,7 +234,7 @@ export class BoardDrawing {
       const t = ev.target instanceof Element ? of(ev.target) : null;
       return t ? [t.route ? { route: t.route } : { city: t.city }] : [];
     }
-    const hits = document.elementsFromPoint(ev.clientX, ev.clientY).filter((e) => this.root.contains(e)).map(of).filter(Boolean);
+    const hits = document.elementsFromPoint(at.x, at.y).filter((e) => this.root.contains(e)).map(of).filter(Boolean);
     const car = hits.find((h) => h.car);
     if (car) return [{ route: car.route }];
     for (const h of hits) if (h.city) add({ city: h.city });

@@ -275,11 +275,12 @@ function onBoardClick(ev) {
   if (!drawing || !snap) return;
   // A finger's tap on a board drawn too small for fingers zooms in where it tapped (the zoom at
   // which the hit areas are a finger wide, board.js); once there, a tap picks.
+  const at = zoom.tapPoint(ev);
   if (ev.isTrusted && zoom.pointerType === "touch" && zoom.k < zoom.tapZoom() - 0.01) {
-    zoom.zoomTo(zoom.tapZoom(), zoom.toBoard(ev.clientX, ev.clientY));
+    zoom.zoomTo(zoom.tapZoom(), zoom.toBoard(at.x, at.y));
     return;
   }
-  const targets = drawing.targetsAt(ev);
+  const targets = drawing.targetsAt(ev, at);
   if (targets.length === 1) select(targets[0]);
   else if (targets.length > 1) choose(targets);
 }
@@ -811,6 +812,6 @@ $("zoom-in").addEventListener("click", () => zoom.zoomAt(1.25));
 $("zoom-out").addEventListener("click", () => zoom.zoomAt(1 / 1.25));
 $("zoom-reset").addEventListener("click", () => zoom.reset());
 for (const b of document.querySelectorAll(".tabs [role=tab]")) b.addEventListener("click", () => { showTab(b.dataset.tab); if (snap) renderMoves(); });
-window.addEventListener("resize", () => { if (drawing) sizeHits(zoom); });
+window.addEventListener("resize", () => { if (drawing) zoom.apply(); }); // the window follows the board's new shape
 if (window.matchMedia("(pointer: coarse)").matches) { zoom.touch = true; document.body.classList.add("touch"); }
 refresh().then(follow);
