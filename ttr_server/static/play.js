@@ -518,6 +518,7 @@ function renderMine() {
     if (id === (hoverTicket || pinnedTicket)) li.classList.add("lit");
     ticketHover(li, id);
     li.addEventListener("click", () => lightTicket(id, true));
+    li.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); lightTicket(id, true); } });
     return li;
   }) : [el("li", { class: "note" }, ["none yet"])]));
 }
