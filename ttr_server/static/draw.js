@@ -156,7 +156,7 @@ export class BoardDrawing {
       cl.toggle("lit", s.lit.cities.has(name));
       this.labels.get(name).classList.toggle("lit", s.lit.cities.has(name));
     }
-    this.drawStations(s.stations, s.lastCities);
+    this.drawStations(s.stations);
     this.drawOverlays(s.trails, s.borrows);
     this.seen = true;
   }
@@ -171,14 +171,15 @@ export class BoardDrawing {
     entry.fresh = setTimeout(() => entry.g.classList.remove("fresh"), 1600);
   }
 
-  drawStations(stations, lastCities) {
+  drawStations(stations) {
     // A station: a square in its owner's colour and pattern, outlined in black, over the city's
-    // dot (the names are placed clear of the dots), with the owner's number on it.
-    const key = JSON.stringify(stations);
-    if (key === this.stationsKey) return;
-    const fresh = this.seen ? stations.filter((st) => !(this.stationsKey || "").includes(JSON.stringify(st))) : [];
-    this.stationsKey = key;
-    this.stations.replaceChildren(...stations.map((st) => {
+    // dot (the names are placed clear of the dots), with the owner's number on it. One built
+    // since the last update drops in.
+    const keys = stations.map((st) => `${st.seat}@${st.city}`);
+    if (this.stationKeys && keys.join("|") === [...this.stationKeys].join("|")) return;
+    const before = this.stationKeys;
+    this.stationKeys = new Set(keys);
+    this.stations.replaceChildren(...stations.map((st, i) => {
       const p = this.geo.pos[st.city];
       if (!p) return svg("g");
       const g = svg("g", { class: "station-mark", "data-seat": st.seat, "data-city": st.city }, [
@@ -187,7 +188,7 @@ export class BoardDrawing {
         svg("rect", { class: "station-tag", x: (p.x - 4).toFixed(1), y: (p.y - 4).toFixed(1), width: 8, height: 8, rx: 1 }),
         svg("text", { x: p.x.toFixed(1), y: (p.y + 3).toFixed(1) }, [String(st.seat + 1)]),
       ]);
-      if (fresh.some((f) => f.city === st.city && f.seat === st.seat)) g.classList.add("fresh");
+      if (before && !before.has(keys[i])) g.classList.add("fresh");
       return g;
     }));
   }
