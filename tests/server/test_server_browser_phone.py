@@ -319,3 +319,30 @@ def test_a_tap_between_the_two_routes_of_a_double_asks_which(phone_site):
     page.wait_for_selector(f"g.route.selected[data-route='{second.id}']")
     assert page.locator("#panel button.pick").count() == 0 and page.locator("g.route.candidate").count() == 0
     assert s.unexpected() == []
+
+
+LABEL_BOXES = """() => [...document.querySelectorAll('#board text.label')].map(t => {
+  const b = t.getBBox(); return {what: t.dataset.city, x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height}; })"""
+
+
+@pytest.mark.parametrize(("variant_id", "crowded"), [("usa", "Chicago"), ("europe", "Bruxelles"), ("ussr", "Moscow")])
+def test_every_map_opens_to_finger_sized_routes_and_cities(phone_site, variant_id, crowded):
+    """A tap on the map's most crowded part opens it: there every route and city on the screen is
+    a finger wide, the names still clear of each other, and a route of that city is picked by a
+    tap on it (the ussr's routes at Moscow among them)."""
+    s = phone_site
+    game = s.game(variant_id, seed=5)
+    page = s.open(f"/watch/{game['game']}", PHONE)
+    page.wait_for_selector(f"g.city[data-city='{crowded}']")
+    _tap(page, *centre(box(page, f"g.city[data-city='{crowded}'] circle")))
+    assert float(page.get_attribute("#board", "data-zoom")) > 1
+    assert [h for h in page.evaluate(HIT_AREAS) if h["size"] < FINGER - 0.01] == []
+    assert _clashes(page.evaluate(LABEL_BOXES)) == []
+    route = next(r for r in variant.load(variant_id).board.routes if crowded in (r.a, r.b) and r.length >= 2)
+    _tap(page, *centre(box(page, middle_car(page, route.id))))
+    pick = page.locator(f"#panel button.pick[data-route='{route.id}']")
+    if pick.count():
+        pick.tap()
+    page.wait_for_selector(f"g.route.selected[data-route='{route.id}']")
+    assert route.a in page.inner_text("#panel") and route.b in page.inner_text("#panel")
+    assert s.unexpected() == []
