@@ -118,9 +118,15 @@ export function frame(geo, labels) {
 
 // --- zoom and pan ---------------------------------------------------------------------------------
 
+// The zoom a finger's tap on the whole board opens: this many screen pixels per board unit, so
+// that a route's or a city's hit area (32 px, play.js) covers about one route's width there.
+export const TAP_SCALE = 1.25;
+const MAX_ZOOM = 12;
+
 export class ZoomPan {
   // The board's viewBox is a window on the framed drawing: zoom narrows it around a point, panning
-  // moves it. Wheel, buttons, dragging, and the keyboard (+, -, 0, arrows) when the board has focus.
+  // moves it. Wheel, buttons, dragging, two fingers (pinch and pan), and the keyboard (+, -, 0,
+  // arrows) when the board has focus. ``touch`` turns true once a finger has touched the board.
   constructor(svgEl, onChange = () => {}) {
     this.svg = svgEl;
     this.base = null;
@@ -129,38 +135,26 @@ export class ZoomPan {
     this.cy = 0;
     this.onChange = onChange;
     this.drag = null;
+    this.fingers = new Map(); // pointerId -> {x, y}, the pointers down on the board
+    this.pinch = null;
+    this.touch = false;
+    this.pointerType = "";
+    this.gestureEnded = -Infinity;
+    this.lifted = null;
+    svgEl.addEventListener("click", (ev) => {
+      // a drag or a pinch is not a click on what it ended over (a finger's gesture has no click
+      // after it, a mouse's has one at once)
+      if (performance.now() - this.gestureEnded < 400) ev.stopPropagation();
+      this.gestureEnded = -Infinity;
+    }, { capture: true });
     svgEl.addEventListener("wheel", (ev) => {
       ev.preventDefault();
       this.zoomAt(ev.deltaY < 0 ? 1.25 : 1 / 1.25, this.toBoard(ev.clientX, ev.clientY));
     }, { passive: false });
-    svgEl.addEventListener("pointerdown", (ev) => {
-      if (ev.button !== 0) return;
-      this.drag = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, cx: this.cx, cy: this.cy, moving: false };
-    });
-    svgEl.addEventListener("pointermove", (ev) => {
-      const d = this.drag;
-      if (!d || d.id !== ev.pointerId) return;
-      const [dx, dy] = [ev.clientX - d.x, ev.clientY - d.y];
-      if (!d.moving && Math.hypot(dx, dy) < 4) return; // a click, not a drag
-      if (!d.moving) { d.moving = true; svgEl.setPointerCapture(ev.pointerId); svgEl.classList.add("dragging"); }
-      const unit = this.unit();
-      this.cx = d.cx - dx * unit;
-      this.cy = d.cy - dy * unit;
-      this.apply();
-    });
-    const end = (ev) => {
-      const d = this.drag;
-      if (!d || d.id !== ev.pointerId) return;
-      if (d.moving) {
-        svgEl.releasePointerCapture(ev.pointerId);
-        svgEl.classList.remove("dragging");
-        // a drag is not a click on what it ended over
-        svgEl.addEventListener("click", (e) => e.stopPropagation(), { capture: true, once: true });
-      }
-      this.drag = null;
-    };
-    svgEl.addEventListener("pointerup", end);
-    svgEl.addEventListener("pointercancel", end);
+    svgEl.addEventListener("pointerdown", (ev) => this.down(ev));
+    svgEl.addEventListener("pointermove", (ev) => this.move(ev));
+    svgEl.addEventListener("pointerup", (ev) => this.up(ev));
+    svgEl.addEventListener("pointercancel", (ev) => this.up(ev));
     svgEl.addEventListener("keydown", (ev) => {
       const step = 60 * this.unit();
       const keys = {
@@ -171,9 +165,79 @@ export class ZoomPan {
     });
   }
 
+  down(ev) {
+    this.pointerType = ev.pointerType; // what the click that follows comes from
+    if (ev.pointerType === "touch" && !this.touch) { this.touch = true; this.apply(); }
+    if (ev.button !== 0 && ev.pointerType !== "touch") return;
+    this.fingers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+    if (this.fingers.size === 2) this.startPinch();
+    else if (this.fingers.size === 1) this.drag = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, cx: this.cx, cy: this.cy, moving: false };
+  }
+
+  startPinch() {
+    // Two fingers: the board point under their middle stays under it, and their spread zooms.
+    const [a, b] = [...this.fingers.values()];
+    const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    this.pinch = { spread: Math.hypot(a.x - b.x, a.y - b.y) || 1, k: this.k, at: this.toBoard(mid.x, mid.y) };
+    if (this.drag) this.drag.moving = true; // the first finger's press is no tap any more
+    this.svg.classList.add("dragging");
+  }
+
+  move(ev) {
+    if (!this.fingers.has(ev.pointerId)) return;
+    this.fingers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+    if (this.pinch && this.fingers.size >= 2) {
+      const [a, b] = [...this.fingers.values()];
+      const spread = Math.hypot(a.x - b.x, a.y - b.y) || 1;
+      this.k = Math.min(MAX_ZOOM, Math.max(1, this.pinch.k * (spread / this.pinch.spread)));
+      this.keepAt(this.pinch.at, (a.x + b.x) / 2, (a.y + b.y) / 2);
+      return;
+    }
+    const d = this.drag;
+    if (!d || d.id !== ev.pointerId) return;
+    const [dx, dy] = [ev.clientX - d.x, ev.clientY - d.y];
+    if (!d.moving && Math.hypot(dx, dy) < (ev.pointerType === "touch" ? 8 : 4)) return; // a click, not a drag
+    if (!d.moving) { d.moving = true; this.svg.setPointerCapture(ev.pointerId); this.svg.classList.add("dragging"); }
+    const unit = this.unit();
+    this.cx = d.cx - dx * unit;
+    this.cy = d.cy - dy * unit;
+    this.apply();
+  }
+
+  up(ev) {
+    if (!this.fingers.delete(ev.pointerId)) return;
+    const d = this.drag;
+    const wasGesture = (d && d.moving) || this.pinch;
+    // where the finger was lifted: the browser may move the click that follows onto the nearest
+    // element it thinks was meant ("touch adjustment"), where a choice between two was due
+    this.lifted = wasGesture ? null : { x: ev.clientX, y: ev.clientY, at: performance.now() };
+    if (this.fingers.size < 2 && this.pinch) this.pinch = null;
+    if (this.fingers.size === 0) {
+      if (wasGesture) {
+        this.svg.classList.remove("dragging");
+        this.gestureEnded = performance.now();
+      }
+      if (d && this.svg.hasPointerCapture && this.svg.hasPointerCapture(d.id)) this.svg.releasePointerCapture(d.id);
+      this.drag = null;
+    } else if (this.fingers.size === 1 && wasGesture) {
+      // one finger left after a pinch: it pans on from where it is
+      const [[id, p]] = [...this.fingers.entries()];
+      this.drag = { id, x: p.x, y: p.y, cx: this.cx, cy: this.cy, moving: true };
+    }
+  }
+
+  tapPoint(ev) {
+    // where a click happened: for a finger's tap, where it was lifted
+    const l = this.lifted;
+    if (this.pointerType === "touch" && l && performance.now() - l.at < 1000) return { x: l.x, y: l.y };
+    return { x: ev.clientX, y: ev.clientY };
+  }
+
   setBase(box) {
     const same = this.base && ["x", "y", "w", "h"].every((k) => this.base[k] === box[k]);
     this.base = box;
+    // the SVG's shape where the page leaves it free (its height follows its width): the map's
+    this.svg.style.aspectRatio = `${box.w} / ${box.h}`;
     if (!same) this.reset();
     else this.apply();
   }
@@ -185,20 +249,65 @@ export class ZoomPan {
     this.apply();
   }
 
+  fit() {
+    // The window at zoom 1: the whole drawing, widened or heightened to the SVG's own shape, so
+    // that a zoomed-in board fills its box (a phone's board is taller than the map is).
+    const b = this.base;
+    const rect = this.svg.getBoundingClientRect();
+    const shape = rect.width && rect.height ? rect.height / rect.width : b.h / b.w;
+    return b.h / b.w < shape ? { w: b.w, h: b.w * shape } : { w: b.h / shape, h: b.h };
+  }
+
+  view() {
+    // the viewBox's window: board units
+    const f = this.fit();
+    return { w: f.w / this.k, h: f.h / this.k };
+  }
+
+  screen() {
+    // Where the window is drawn: the SVG's box, less the bands the aspect ratio leaves (meet).
+    const rect = this.svg.getBoundingClientRect();
+    const { w, h } = this.view();
+    const s = rect.width && rect.height ? Math.min(rect.width / w, rect.height / h) : 1;
+    return { s, left: rect.left + (rect.width - w * s) / 2, top: rect.top + (rect.height - h * s) / 2 };
+  }
+
+  scale() {
+    // screen pixels per board unit
+    return this.screen().s;
+  }
+
   unit() {
     // board units per screen pixel
-    const rect = this.svg.getBoundingClientRect();
-    return rect.width ? this.base.w / this.k / rect.width : 1;
+    return 1 / this.scale();
+  }
+
+  tapZoom() {
+    // the zoom at which the board shows TAP_SCALE screen pixels per board unit
+    return Math.min(MAX_ZOOM, Math.max(1, (TAP_SCALE / this.scale()) * this.k));
   }
 
   toBoard(clientX, clientY) {
-    const rect = this.svg.getBoundingClientRect();
-    const [w, h] = [this.base.w / this.k, this.base.h / this.k];
-    return { x: this.cx - w / 2 + ((clientX - rect.left) / rect.width) * w, y: this.cy - h / 2 + ((clientY - rect.top) / rect.height) * h };
+    const { s, left, top } = this.screen();
+    const { w, h } = this.view();
+    return { x: this.cx - w / 2 + (clientX - left) / s, y: this.cy - h / 2 + (clientY - top) / s };
+  }
+
+  keepAt(p, clientX, clientY) {
+    // move the window so that board point p is drawn at (clientX, clientY)
+    const { w, h } = this.view();
+    const { s, left, top } = this.screen(); // where the window's corner is drawn, wherever it is
+    this.cx = p.x + w / 2 - (clientX - left) / s;
+    this.cy = p.y + h / 2 - (clientY - top) / s;
+    this.apply();
   }
 
   zoomAt(factor, at = { x: this.cx, y: this.cy }) {
-    const k = Math.min(8, Math.max(1, this.k * factor));
+    this.zoomTo(this.k * factor, at);
+  }
+
+  zoomTo(k, at = { x: this.cx, y: this.cy }) {
+    k = Math.min(MAX_ZOOM, Math.max(1, k));
     const f = this.k / k; // the point under the pointer stays where it is
     this.cx = at.x + (this.cx - at.x) * f;
     this.cy = at.y + (this.cy - at.y) * f;
@@ -214,9 +323,11 @@ export class ZoomPan {
 
   apply() {
     const b = this.base;
-    const [w, h] = [b.w / this.k, b.h / this.k];
-    this.cx = Math.min(b.x + b.w - w / 2, Math.max(b.x + w / 2, this.cx));
-    this.cy = Math.min(b.y + b.h - h / 2, Math.max(b.y + h / 2, this.cy));
+    if (!b) return;
+    const { w, h } = this.view();
+    // the window stays on the drawing; one wider (or taller) than it stays centred on it
+    this.cx = w >= b.w ? b.x + b.w / 2 : Math.min(b.x + b.w - w / 2, Math.max(b.x + w / 2, this.cx));
+    this.cy = h >= b.h ? b.y + b.h / 2 : Math.min(b.y + b.h - h / 2, Math.max(b.y + h / 2, this.cy));
     this.svg.setAttribute("viewBox", `${(this.cx - w / 2).toFixed(1)} ${(this.cy - h / 2).toFixed(1)} ${w.toFixed(1)} ${h.toFixed(1)}`);
     this.svg.dataset.zoom = this.k.toFixed(3);
     this.onChange(this);
