@@ -81,6 +81,10 @@ class SharedSlots:
         now = time.time()
         with self.engine.begin() as conn:
             _lock(conn, [f"streams-client:{client}", f"streams-game:{game_id}"])
+            # a write first: on SQLite it takes the write lock (waiting its turn) before the counts
+            # are read, so the insert below cannot find the snapshot stale and fail at once
+            conn.execute(sa.delete(s).where((s.c.client == client) | (s.c.game_id == game_id),
+                                            s.c.seen_at <= now - STALE_AFTER))
             live = s.c.seen_at > now - STALE_AFTER
             for limit, column, key, which in ((self.per_client, s.c.client, client, "client"),
                                               (self.per_game, s.c.game_id, game_id, "game")):

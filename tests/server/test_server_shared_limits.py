@@ -55,6 +55,10 @@ def test_the_streams_of_a_process_that_died_stop_counting(engine):
     assert again
     slots.refresh(again)  # an open stream refreshes its row: it keeps counting
     assert slots.acquire("ada", "g1") == (None, "client")
+    other, _ = slots.acquire("zoe", "g2")  # a stream of another process, which then dies
+    with engine.begin() as conn:
+        conn.execute(sa.update(db.stream_slots).where(db.stream_slots.c.id == other)
+                     .values(seen_at=db.stream_slots.c.seen_at - shared_limits.STALE_AFTER - 1))
     assert shared_limits.forget_expired(engine) == 1  # the dead process's row is swept away
     with engine.connect() as conn:
         assert conn.execute(sa.select(db.stream_slots.c.id)).scalars().all() == [again]
