@@ -164,7 +164,8 @@ def full_state() -> GameState:
     ]
     return GameState(players=players, deck=[1, 2, 3], discard=[4], open_row=[5, -1], ticket_deck=[6, 7],
                      owner=[-1, 0, 1], boxed_tickets=[8], phase="play", current=1, turn=9, final_round=[2, 0],
-                     end_reason="why", ext={name: make() for name, make in STATES.items()})
+                     end_reason="why", ext={name: make() for name, make in STATES.items()},
+                     open_row_resets=4, open_row_reset_limits=1)
 
 
 def test_every_field_is_set_away_from_its_default_in_the_full_state():

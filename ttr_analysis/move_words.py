@@ -75,6 +75,9 @@ class Turns:
         if not self.parts:
             self.first = len(game.log)
         self.parts.append(describe(game, seat, action, before, after, fields=self.fields))
+        reset = reset_words(before, after)
+        if reset:
+            self.parts.append(reset)
         self.routes += [r for r in changed_routes(game, before, after) if r not in self.routes]
         city = getattr(action, "city", None)
         if isinstance(city, str) and action.kind == "build-station" and city not in self.cities:
@@ -130,6 +133,21 @@ class Seen:
         self.decisions = [p.decision for p in st.players]
         self.final_round = st.final_round
         self.phase = st.phase
+        self.resets = st.open_row_resets
+        self.reset_limits = st.open_row_reset_limits
+
+
+def reset_words(before: Seen, after: Seen) -> str:
+    """What players saw happen to the face-up cards during one action, whichever rule reset them
+    (R-ROW-2..4): empty when the row was not reset."""
+    resets = after.resets - before.resets
+    if resets <= 0:
+        return ""
+    times = "" if resets == 1 else f" {resets} times"
+    text = f"the face-up cards were discarded and dealt again{times}"
+    if after.reset_limits > before.reset_limits:
+        text += " (no more in a row: the last ones stay)"
+    return text
 
 
 def cards_text(game: Game, counts: dict[int, int]) -> str:

@@ -96,8 +96,9 @@ class OpenRowOperations:
     def refill_open_row(self, max_resets: int) -> Refill:
         """Deal into the open row's empty slots (``deal_open_row``); if a card was dealt, reset the
         row while a rule asks for it (``open_row_needs_reset``), at most ``max_resets`` times in a
-        row (R-ROW-3), each reset discarding the whole row and dealing it anew. A full row is left
-        as it lies, unchecked: it was checked when it was dealt."""
+        row (R-ROW-3), each reset discarding the whole row and dealing it anew; the state counts the
+        resets (``open_row_resets``) and the times the limit stopped them (``open_row_reset_limits``).
+        A full row is left as it lies, unchecked: it was checked when it was dealt."""
         dealt = self.deal_open_row()
         if not dealt:
             return _NOTHING
@@ -106,4 +107,7 @@ class OpenRowOperations:
             self.discard_open_row()
             dealt = self.deal_open_row()
             resets += 1
+        self.state.open_row_resets += resets
+        if resets and resets == max_resets and self.open_row_needs_reset():
+            self.state.open_row_reset_limits += 1
         return Refill(tuple(dealt), resets)

@@ -89,6 +89,13 @@ class GameState:
     end_reason: str = ""
     #: each plugin's typed ``State`` by plugin name, created by the core for every game
     ext: dict[str, Any] = attrs.Factory(dict)
+    #: how often the open row was reset in this game (R-ROW-3), and how often the reset limit left
+    #: it as dealt while a rule still asked for a reset: what the move log tells players and a
+    #: playtest counts. Kept by ``refill_open_row`` for whichever plugin refreshes the row. Facts
+    #: the actions lead to, not part of the position: never dumped nor compared, so digests and
+    #: equal positions stay as they were.
+    open_row_resets: int = attrs.field(default=0, eq=False)
+    open_row_reset_limits: int = attrs.field(default=0, eq=False)
 
     def copy(self) -> GameState:
         """An independent copy: the players copied (:meth:`PlayerState.copy`), the plugin states
@@ -123,6 +130,7 @@ class GameState:
 
     def dump(self) -> dict[str, Any]:
         data = _dump.unstructure(self)
+        del data["open_row_resets"], data["open_row_reset_limits"]
         for p, player in zip(data["players"], self.players):
             if not player.trains_out:
                 del p["trains_out"]
