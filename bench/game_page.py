@@ -54,7 +54,7 @@ def _server(db: Path, cwd: Path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "ttr_cli.main", "serve", "--db", f"sqlite:///{db}", "--host", "127.0.0.1",
-                             "--port", str(port), "--bot-delay", "0", "--log-level", "warning"], cwd=cwd)
+                             "--port", str(port), "--bot-delay", "0", "--log-level", "warning", "--allow-seed"], cwd=cwd)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):

@@ -9,7 +9,9 @@ users after each arranged situation).
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
+import venv
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,7 @@ from ttr_core.game import Game
 sys.modules.setdefault("usa_kit", sys.modules[__name__])
 
 DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def started(players: int = 2, seed: int = 1) -> Game:
@@ -80,6 +83,27 @@ def _games_kept_per_test(request, monkeypatch, tmp_path_factory):
     """Each test starts with no game kept: a game one test played is not reused by another."""
     folder = tmp_path_factory.getbasetemp() / "game-cache-per-test" / str(abs(hash(request.node.nodeid)))
     monkeypatch.setenv("TTR_CACHE_DIR", str(folder))
+
+
+@pytest.fixture(scope="session")
+def project_wheel(tmp_path_factory) -> Path:
+    """The project's wheel, as ``pip install .`` builds it, built once per session."""
+    out = tmp_path_factory.mktemp("project-wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)],
+                   check=True, capture_output=True, text=True)
+    (wheel,) = out.glob("ttr_engine-*.whl")
+    return wheel
+
+
+def fresh_venv(folder: Path, *install: str | Path) -> Path:
+    """A new virtual environment in ``folder`` with ``install`` (wheels, source folders, names)
+    installed by its own pip, as a user would; returns its folder of commands (``bin``)."""
+    venv.EnvBuilder(with_pip=True).create(folder)
+    bin_dir = folder / ("Scripts" if sys.platform == "win32" else "bin")
+    installed = subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", *map(str, install)],
+                               capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    return bin_dir
 
 
 @pytest.fixture

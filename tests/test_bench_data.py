@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 from pathlib import Path
 
@@ -43,3 +44,17 @@ def test_bench_data_is_the_shared_copy():
         pytest.skip("../shared/bench is not beside the repository")
     for source in sorted(shared.glob("*.json")):
         assert (BENCH / "data" / source.name).read_bytes() == source.read_bytes(), source.name
+
+
+def test_bench_data_keeps_summaries_not_game_logs():
+    """One line per experiment: the games of a run are reproduced by its command, not kept."""
+    files = sorted((BENCH / "data").iterdir())
+    assert sum(len(p.read_text(encoding="utf-8").splitlines()) for p in files) <= 1000
+    runs = [json.loads(line) for line in (BENCH / "data" / "bot-strength-runs.jsonl").read_text(encoding="utf-8").splitlines()]
+    for run in runs:
+        assert run["command"].startswith("python -m bench.bot_strength --search") and run["commit"], run["log"]
+        assert f"--games {run['games']} " in run["command"] and f"--players {run['players']} " in run["command"]
+        assert round(run["wins"] / run["games"], 4) == run["win_rate"], run["log"]
+        low, high = run["win_rate_ci95"]
+        assert low <= run["win_rate"] <= high
+    assert not (BENCH / "data" / runs[0]["log"]).exists()

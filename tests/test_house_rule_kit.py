@@ -11,7 +11,6 @@ import re
 import shutil
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ from ttr_plugins.train_cards import DrawCard
 from ttr_cli.main import main
 from ttr_core.errors import CannotPay, IllegalAction, NotYourTurn
 from ttr_core.plugin import Plugin, hookimpl
+from usa_kit import fresh_venv
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "house-rules"
@@ -235,28 +235,14 @@ def test_the_check_reports_json_for_scripts(tmp_path):
 # --- the example package, installed for real ------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
-def project_wheel(tmp_path_factory) -> Path:
-    """The project's wheel, built once per session."""
-    out = tmp_path_factory.mktemp("project-wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)],
-                   check=True, capture_output=True, text=True)
-    (wheel,) = out.glob("ttr_engine-*.whl")
-    return wheel
-
-
 @pytest.mark.packaging
 def test_the_example_package_installs_and_its_kit_tests_pass_in_a_fresh_venv(project_wheel, tmp_path):
     env = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env)
-    bin_dir = env / ("Scripts" if sys.platform == "win32" else "bin")
-    python = str(bin_dir / "python")
     # installed from a copy: the build leaves nothing in the source tree, and no stale build is reused
     source = tmp_path / "house-rules"
     shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "tests"))
-    installed = subprocess.run([python, "-m", "pip", "install", "--quiet", str(project_wheel), str(source), "pytest"],
-                               capture_output=True, text=True)
-    assert installed.returncode == 0, installed.stderr[-3000:]
+    bin_dir = fresh_venv(env, project_wheel, source, "pytest")
+    python = str(bin_dir / "python")
 
     # the example's tests, away from every source folder: only what was installed can be imported
     work = tmp_path / "elsewhere"

@@ -6,46 +6,32 @@ from __future__ import annotations
 import json
 import subprocess
 import textwrap
-import sys
-import venv
 import zipfile
-from pathlib import Path
 
 import pytest
+from usa_kit import fresh_venv
 
-ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.packaging
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(out), str(ROOT)],
-        check=True, capture_output=True, text=True,
-    )
-    (found,) = out.glob("ttr_engine-*.whl")
-    return found
-
-
-def test_wheel_adds_only_ttr_prefixed_top_level_names(wheel):
-    names = zipfile.ZipFile(wheel).namelist()
+def test_wheel_adds_only_ttr_prefixed_top_level_names(project_wheel):
+    names = zipfile.ZipFile(project_wheel).namelist()
     top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith((".dist-info", ".data"))}
     assert top == {
         "ttr_core", "ttr_plugins", "ttr_variants", "ttr_bots", "ttr_analysis", "ttr_kit", "ttr_env", "ttr_cli", "ttr_server"
     }
 
 
-def test_wheel_ships_variant_and_map_files(wheel):
-    names = set(zipfile.ZipFile(wheel).namelist())
+def test_wheel_ships_variant_and_map_files(project_wheel):
+    names = set(zipfile.ZipFile(project_wheel).namelist())
     assert "ttr_variants/usa.toml" in names
     assert "ttr_variants/maps/usa.toml" in names
     assert "ttr_variants/maps/europe.toml" in names
 
 
-def test_wheel_ships_the_servers_page_and_migrations(wheel):
-    names = set(zipfile.ZipFile(wheel).namelist())
+def test_wheel_ships_the_servers_page_and_migrations(project_wheel):
+    names = set(zipfile.ZipFile(project_wheel).namelist())
     for name in ("static/play.html", "static/play.js", "static/index.html", "static/style.css",
                  "migrations/env.py", "migrations/script.py.mako", "migrations/versions/0001_games_and_actions.py",
                  "static/join.html", "static/link-check.js", "migrations/versions/0002_ended_and_idempotency.py", "migrations/versions/0003_lobby.py",
@@ -55,11 +41,9 @@ def test_wheel_ships_the_servers_page_and_migrations(wheel):
         assert f"ttr_server/{name}" in names, name
 
 
-def test_cli_runs_from_a_fresh_venv(wheel, tmp_path):
+def test_cli_runs_from_a_fresh_venv(project_wheel, tmp_path):
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
-    bin_dir = env_dir / ("Scripts" if sys.platform == "win32" else "bin")
-    subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(wheel)], check=True)
+    bin_dir = fresh_venv(env_dir, project_wheel)
     # Run from an empty folder so nothing from the source tree can be imported by accident.
     work = tmp_path / "elsewhere"
     work.mkdir()
@@ -118,17 +102,12 @@ BOT_PACKAGE = {
 }
 
 
-def test_a_third_party_bot_installed_beside_the_wheel_plays(wheel, tmp_path):
+def test_a_third_party_bot_installed_beside_the_wheel_plays(project_wheel, tmp_path):
     source = tmp_path / "mybot"
     source.mkdir()
     for name, text in BOT_PACKAGE.items():
         (source / name).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
-    bin_dir = env_dir / ("Scripts" if sys.platform == "win32" else "bin")
-    installed = subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(wheel), str(source)],
-                               capture_output=True, text=True)
-    assert installed.returncode == 0, installed.stderr[-3000:]
+    bin_dir = fresh_venv(tmp_path / "venv", project_wheel, source)
     work = tmp_path / "elsewhere"
     work.mkdir()
 

@@ -3,7 +3,7 @@ server's browser test does): it opens from the file alone, asks for nothing over
 shows the numbers of its JSON, and its screenshots are taken.
 
 By default the reports are small runs built here and the screenshots go to the test artifacts.
-The README's screenshots come from its run: build the reports with ``ttr playtest`` into
+The screenshots on docs/playtest.md come from its run: build the reports with ``ttr playtest`` into
 ``DIR/usa`` (usa, 2-5 players) and ``DIR/wor`` (wor against wor-legacy), then run this test with
 ``TTR_PLAYTEST_REPORTS=DIR``: it checks those reports and writes ``docs/screenshots/playtest-*.png``.
 """

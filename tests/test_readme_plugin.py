@@ -1,17 +1,17 @@
-"""The README's "Writing a plugin (house rules)" section, as a reader follows it: the files it shows
-(each code block names its file on its first line) make a package that builds, installs beside the
-engine in a fresh virtual environment, and whose variant is found, checked and played."""
+"""The README tour's "Write a house rule", as a reader follows it: the files it shows (each code
+block names its file on its first line; docs/house-rules.md includes the same text) make a package
+that builds, installs beside the engine in a fresh virtual environment, and whose variant is found,
+checked and played."""
 
 from __future__ import annotations
 
 import json
 import re
 import subprocess
-import sys
-import venv
 from pathlib import Path
 
 import pytest
+from usa_kit import fresh_venv
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.packaging
 
 def plugin_section() -> str:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    return re.search(r"^## Writing a plugin \(house rules\)\n(.*?)^## ", readme, re.S | re.M).group(1)
+    return re.search(r"^### Write a house rule\n(.*?)^##", readme, re.S | re.M).group(1)
 
 
 def package_files() -> dict[str, str]:
@@ -40,27 +40,22 @@ def test_the_section_shows_the_whole_package():
                                     "pyproject.toml"}
 
 
-@pytest.fixture(scope="module")
-def engine_wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("engine-wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)],
-                   check=True, capture_output=True, text=True)
-    (wheel,) = out.glob("ttr_engine-*.whl")
-    return wheel
+def test_the_house_rules_page_includes_the_readme_package():
+    page = (ROOT / "docs" / "house-rules.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for marker in re.findall(r"^:(?:start-after|end-before): (.+)$", page, re.M):
+        assert readme.count(marker) == 1, marker
+    start, end = readme.index("<!-- house-rule-package: start -->"), readme.index("<!-- house-rule-package: end -->")
+    assert all(block in readme[start:end] for block in package_files().values())
 
 
-def test_the_readme_house_rule_installs_and_its_variant_plays(engine_wheel, tmp_path):
+def test_the_readme_house_rule_installs_and_its_variant_plays(project_wheel, tmp_path):
     source = tmp_path / "my-house-rules"
     for name, text in package_files().items():
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         (source / name).write_text(text, encoding="utf-8")
-    env = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env)
-    bin_dir = env / ("Scripts" if sys.platform == "win32" else "bin")
     # a wheel of the package, as pip install . builds it: only what the wheel holds is installed
-    installed = subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(engine_wheel), str(source)],
-                               capture_output=True, text=True)
-    assert installed.returncode == 0, installed.stderr[-3000:]
+    bin_dir = fresh_venv(tmp_path / "venv", project_wheel, source)
     work = tmp_path / "elsewhere"
     work.mkdir()
 

@@ -5,7 +5,7 @@ that do not overlap, none cut at an edge; zoom and pan by buttons, wheel, keyboa
 the game-over reveal (tickets, trails, borrows, the breakdown), and a refused claim's reason.
 
 Screenshots of each shipped map's board at the start and at the end are written to
-docs/screenshots/ (linked from the README: "The game page")."""
+docs/screenshots/ (shown on docs/game-page.md)."""
 
 from __future__ import annotations
 
