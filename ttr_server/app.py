@@ -151,6 +151,8 @@ class CityOut(BaseModel):
     name: str
     lat: float
     lon: float
+    x: float | None = None  # where the map's own board draws it (board units), if it has one
+    y: float | None = None
 
 
 class RouteOut(BaseModel):
@@ -454,7 +456,7 @@ def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engin
         b = rs.board
         return {
             "variant": rs.variant, "version": rs.version, "map": b.id, "title": b.title, "trains": b.trains,
-            "cities": [{"name": c.name, "lat": c.lat, "lon": c.lon} for c in b.cities],
+            "cities": [{"name": c.name, "lat": c.lat, "lon": c.lon, "x": c.x, "y": c.y} for c in b.cities],
             "routes": [{"id": r.id, "a": r.a, "b": r.b, "length": r.length, "color": r.color,
                         "tunnel": r.tunnel, "ferry": r.ferry} for r in b.routes],
             "tickets": [{"id": t.id, "a": t.a, "b": t.b, "points": t.points, "kind": t.kind} for t in b.tickets],

@@ -20,7 +20,7 @@ const CARD_ORDER = ["purple", "blue", "orange", "white", "green", "yellow", "bla
 // that route or city is clicked; any other legal action is a button under "Other actions".
 const PLACED = new Set(["draw-card", "keep-tickets", "draw-tickets"]);
 const onBoard = (a) => typeof a.route === "string" || typeof a.city === "string";
-// A route's or a city's hit area under a finger, in screen pixels (draw.js sizes them).
+// The least a route's or a city's hit area measures on the screen, in pixels (draw.js sizes them).
 const FINGER = 32;
 
 let board = null; // the map, from /api/variants/{id}/board
@@ -262,13 +262,14 @@ function layout() {
 }
 
 function sizeHits(zp) {
-  // Under a finger a route's and a city's hit areas are FINGER screen pixels across, whatever
-  // the zoom; under a mouse they are the drawing's own size.
+  // A route's and a city's hit areas are at least FINGER screen pixels across, whatever the zoom
+  // (never less than the drawing's own size), under a mouse as under a finger: where they
+  // overlap on a crowded board, a click there asks which was meant, and a click on a route's
+  // cars is never in doubt.
   document.body.classList.toggle("touch", zp.touch);
   if (!drawing) return;
   const s = zp.scale();
-  if (zp.touch) drawing.setHitSizes(Math.max(12, (FINGER + 1) / s), Math.max(8, (FINGER + 1) / 2 / s));
-  else drawing.setHitSizes(12, 8);
+  drawing.setHitSizes(Math.max(12, (FINGER + 1) / s), Math.max(8, (FINGER + 1) / 2 / s));
 }
 
 function onBoardClick(ev) {
