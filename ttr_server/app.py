@@ -41,6 +41,7 @@ from ttr_server import db, lobby_api
 from ttr_server.events import ChangeListener, Hub
 from ttr_server.limits import BodyLimit, HeaderLimit, NoStore, SecurityHeaders
 from ttr_server.lobby import Lobby
+from ttr_server.plugin_words import RulesWordsOut, rules_words
 from ttr_server.names import PlayerName, clashing_names
 from ttr_server import shared_limits
 from ttr_server.shared_limits import REFRESH_EVERY, SharedRateLimit, SharedSlots
@@ -182,6 +183,7 @@ class BoardOut(BaseModel):
     cities: list[CityOut]
     routes: list[RouteOut]
     tickets: list[TicketOut]
+    rules: RulesWordsOut = Field(description="The rules in players' words, from the plugins: titles, parameters, bonus names.")
 
 
 class SeatOut(BaseModel):
@@ -460,6 +462,7 @@ def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engin
             "routes": [{"id": r.id, "a": r.a, "b": r.b, "length": r.length, "color": r.color,
                         "tunnel": r.tunnel, "ferry": r.ferry} for r in b.routes],
             "tickets": [{"id": t.id, "a": t.a, "b": t.b, "points": t.points, "kind": t.kind} for t in b.tickets],
+            "rules": rules_words(rs),
         }
 
     @app.post("/api/games", status_code=201, response_model=CreatedOut, tags=["games"],
@@ -712,6 +715,8 @@ class TrailsOut(BaseModel):
 class RefusalOut(BaseModel):
     code: str
     reason: str
+    words: str = Field("", description="The reason without the rule ids it cites, for players.")
+    rules: list[str] = Field([], description="The rules the reason cites (docs/rules.md#R-ROUTE-2).")
 
 
 class ClaimCheckOut(BaseModel):

@@ -40,18 +40,29 @@ HIT_AREAS = """() => {
   return out; }"""
 
 #: a house rule installed beside the built-ins for the server of a test module: a bonus of its
-#: own ("first-aboard", 4 points to the first seat) in a variant of its own ("house-usa")
+#: own ("first-aboard", 4 points to the first seat, which players read as "Head start") in a
+#: variant of its own ("house-usa")
 HOUSE_PLUGIN = '''
 """A house rule for the game page's tests: 4 points to the first seat at the end."""
-from ttr_core.plugin import Bonus, Plugin, hookimpl
+import attrs
+
+from ttr_core.plugin import Bonus, Plugin, hookimpl, parameter
 
 
 class FirstAboard(Plugin):
+    title = "First seat's head start"
     deterministic = True
+
+    @attrs.frozen
+    class Config:
+        points: int = parameter("points to the first seat at the end", default=4)
+
+    def bonus_titles(self):
+        return {"first-aboard": "Head start"}
 
     @hookimpl
     def ttr_end_bonuses(self, game, outcomes):
-        return [Bonus(0, "first-aboard", 4, "the first seat")]
+        return [Bonus(0, "first-aboard", self.config.points, "the first seat")]
 '''
 
 

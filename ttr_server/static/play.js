@@ -663,7 +663,7 @@ function renderGameOver() {
   // has them line by line); a wide one every column
   const th = (text, cls = "") => el("th", cls ? { class: cls } : {}, [text]);
   const head = el("tr", {}, [th("Player"), th("Routes"), th("Tickets done", "wide"), th("Tickets failed", "wide"), th("Tickets"),
-    ...bonusIds.map((b) => th(`${bonusName(b)} bonus`, "wide")), th("Bonuses", "narrow"),
+    ...bonusIds.map((b) => th(bonusTitle(b), "wide")), th("Bonuses", "narrow"),
     ...factIds.map((f) => th(bonusName(f), "wide")), th("Total", "total")]);
   const rows = result.scores.map((s) => {
     const bonus = (name) => s.bonuses.filter((b) => b.name === name).reduce((n, b) => n + b.points, 0);
@@ -692,6 +692,9 @@ function renderGameOver() {
   box.hidden = overDismissed;
 }
 
+// what the plugin that gives a bonus calls it
+const bonusTitle = (name) => bonusName(name, board && board.rules ? board.rules.bonuses : {});
+
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 function revealOf(s) {
@@ -709,7 +712,7 @@ function revealOf(s) {
     el("ul", { class: "lines" }, [
       line("Routes", s.routes),
       line("Tickets", signed(s.ticket_points)),
-      ...s.bonuses.map((b) => line(`${bonusName(b.name)}${b.detail ? ` (${plain(b.detail, [])})` : ""}`, signed(b.points))),
+      ...s.bonuses.map((b) => line(`${bonusTitle(b.name)}${b.detail ? ` (${plain(b.detail, [])})` : ""}`, signed(b.points))),
     ]),
     el("ul", { class: "tickets" }, [...s.tickets_completed.map((id) => ticket(id, true)), ...s.tickets_failed.map((id) => ticket(id, false))]),
   ];
@@ -781,11 +784,16 @@ function renderRules() {
   const stations = Array.isArray(rules.stations) ? rules.stations : null;
   if (stations) facts.push(`Stations: ${plural(stations.reduce((m, s) => Math.max(m, s.left + (s.cities || []).length), 0), "station")} each; a station lets its owner use one route of another player into its city for tickets.`);
   if (rules.tunnels) facts.push(`Tunnels: ${plural(rules.tunnels.reveal, "card")} turned from the deck; each one of the route's colour${rules.tunnels.revealed_locomotives === "always" ? " or a locomotive" : ""} asks for one more card.`);
-  for (const b of Array.isArray(rules["majority-bonuses"]) ? rules["majority-bonuses"] : []) facts.push(`${bonusName(b.name)}: ${b.points} points for the most ${idWords(b.measure)}.`);
+  for (const b of Array.isArray(rules["majority-bonuses"]) ? rules["majority-bonuses"] : []) facts.push(`${bonusTitle(b.name)}: ${b.points} points for the most ${idWords(b.measure)}.`);
   if (rules.controller) facts.push(`Controller cards: build or dismantle a route of up to ${rules.controller.max_length} spaces.`);
   if (facts.length) parts.push(el("ul", { class: "rules-list" }, facts.map((f) => el("li", {}, [f]))));
-  if (v && v.plugins.length) {
-    parts.push(el("h3", {}, ["Rules in play"]), el("p", { class: "rule-names" }, [v.plugins.map((p) => capital(idWords(p))).join(" · ")]));
+  const inPlay = board && board.rules ? board.rules.plugins : [];
+  if (inPlay.length) {
+    // each rule as its plugin calls it, with its parameters in force (what `ttr variants show` says)
+    parts.push(el("h3", {}, ["Rules in play"]), el("ul", { class: "rule-names" }, inPlay.map((p) => el("li", {}, [
+      el("strong", {}, [p.title]),
+      ...(p.parameters.length ? [el("ul", {}, p.parameters.map((q) => el("li", {}, [`${capital(q.doc)}: `, el("b", {}, [q.value])])))] : []),
+    ]))));
   }
   parts.push(el("p", { class: "note" }, [`Game ${snap.game}, ${plural(snap.version, "action")} so far.`]));
   $("rules-body").replaceChildren(...parts);
