@@ -41,6 +41,9 @@ class LongestPath(Plugin):
     def bonus_titles(self):
         return {NAME: "Longest route"}
 
+    def fact_titles(self):
+        return {NAME: "Longest trail"}
+
     @hookimpl
     def ttr_end_bonuses(self, game):
         lengths = [path_length(game, s) for s in range(len(game.state.players))]

@@ -123,6 +123,12 @@ class Plugin:
         shows them, never the bonus's name. None by default: a plugin that gives no bonus."""
         return {}
 
+    def fact_titles(self) -> Mapping[str, str]:
+        """What players call the facts this plugin tells of a final position (``ttr_player_facts``),
+        by their keys (``{"longest-path": "Longest trail"}``): a page's score table heads a
+        column of them so. None by default."""
+        return {}
+
     def new_state(self, players: int) -> Any:
         """This plugin's state at the start of a game of ``players`` players (``State()`` by default)."""
         assert self.State is not None

@@ -3,7 +3,7 @@ its end-of-game table say, so that the page keeps no table of names and a house 
 reads as well as a built-in one.
 
 Each plugin says what players call it (``Plugin.title``) and the bonuses it gives
-(``Plugin.bonus_titles``); its parameters say what they mean where they are declared
+(``Plugin.bonus_titles``, ``Plugin.fact_titles``); its parameters say what they mean where they are declared
 (``ttr_core.plugin.parameter``). A plugin that says nothing is named by its name read as words.
 No text here carries a rule id or a plugin's name: a parameter's words that name a plugin of the
 ruleset name it by its title instead.
@@ -35,6 +35,7 @@ class PluginWordsOut(BaseModel):
 class RulesWordsOut(BaseModel):
     plugins: list[PluginWordsOut]
     bonuses: dict[str, str]
+    facts: dict[str, str]
 
 
 #: what a parameter's doc says for the engine's readers: its marks, and the rule ids it cites
@@ -48,14 +49,16 @@ def as_words(name: str) -> str:
 
 
 def rules_words(ruleset: Ruleset) -> dict[str, Any]:
-    """``{"plugins": [{"title", "parameters": [{"doc", "value"}]}], "bonuses": {name: title}}``:
-    the plugins in the variant's order with their parameters in force, and the title of every
-    bonus a plugin names."""
+    """``{"plugins": [{"title", "parameters": [{"doc", "value"}]}], "bonuses": {name: title},
+    "facts": {key: title}}``: the plugins in the variant's order with their parameters in force,
+    and the title of every bonus and final-position fact a plugin names."""
     plugins = ruleset.rules.plugins()
     titles = {name: plugin.title or as_words(name) for name, plugin in plugins}
     bonuses: dict[str, str] = {}
+    facts: dict[str, str] = {}
     for _, plugin in plugins:
         bonuses.update(plugin.bonus_titles())
+        facts.update(plugin.fact_titles())
     known = {**titles, **bonuses}
     out = []
     for name, plugin in plugins:
@@ -64,7 +67,7 @@ def rules_words(ruleset: Ruleset) -> dict[str, Any]:
             {"doc": _said(p.doc, titles) or as_words(p.name), "value": _value(getattr(config, p.name), known)}
             for p in parameters_of(type(config))
         ]})
-    return {"plugins": out, "bonuses": bonuses}
+    return {"plugins": out, "bonuses": bonuses, "facts": facts}
 
 
 def _said(doc: str, titles: Mapping[str, str]) -> str:

@@ -35,6 +35,7 @@ def test_every_rule_in_play_has_a_title_and_its_parameters_in_words(variant_id):
 
 def test_the_bonuses_are_named_by_their_plugins():
     assert rules_words(variant.load("europe"))["bonuses"] == {"longest-path": "Longest route", "unused-stations": "Stations kept"}
+    assert rules_words(variant.load("europe"))["facts"] == {"longest-path": "Longest trail"}
     assert rules_words(variant.load("wor"))["bonuses"]["ticket-leader"] == "Most tickets"
     ussr = rules_words(variant.load("ussr"))["bonuses"]
     assert ussr["most-tickets"] == "Most tickets completed" and ussr["most-ferries"] == "Most ferries"

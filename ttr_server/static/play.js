@@ -611,9 +611,10 @@ function renderPanel() {
     else if (view.rules && view.rules.stations) parts.push(el("p", { class: "note" }, ["No station can be built here now."]));
   }
   if (view.phase === "over" && view.result) {
+    // on a phone the players' table (and its button) is another tab; on a desktop it is beside this
     const scores = el("button", { type: "button", class: "primary" }, ["Scores and tickets"]);
     scores.addEventListener("click", () => { overDismissed = false; $("gameover").hidden = false; });
-    parts.push(el("p", {}, ["The game is over."]), el("p", {}, [scores]));
+    parts.push(el("p", {}, ["The game is over."]), el("p", { class: "narrow-only" }, [scores]));
   }
   const others = (snap.legal || []).filter((a) => !PLACED.has(a.kind) && !onBoard(a));
   if (others.length) parts.push(el("h2", {}, ["Other actions"]), actionList(others));
@@ -664,7 +665,7 @@ function renderGameOver() {
   const th = (text, cls = "") => el("th", cls ? { class: cls } : {}, [text]);
   const head = el("tr", {}, [th("Player"), th("Routes"), th("Tickets done", "wide"), th("Tickets failed", "wide"), th("Tickets"),
     ...bonusIds.map((b) => th(bonusTitle(b), "wide")), th("Bonuses", "narrow"),
-    ...factIds.map((f) => th(bonusName(f), "wide")), th("Total", "total")]);
+    ...factIds.map((f) => th(bonusName(f, board && board.rules ? board.rules.facts : {}), "wide")), th("Total", "total")]);
   const rows = result.scores.map((s) => {
     const bonus = (name) => s.bonuses.filter((b) => b.name === name).reduce((n, b) => n + b.points, 0);
     const bonuses = s.bonuses.reduce((n, b) => n + b.points, 0);
