@@ -266,6 +266,7 @@ def _spent(route: Route, action: ClaimRoute, locomotive: int) -> tuple[tuple[int
 
 class Claiming(Plugin):
     provides = ("route-claims",)
+    title = "Claiming routes"
     deterministic = True
 
     @hookimpl

@@ -51,6 +51,7 @@ class PlayController(Action):
 
 class Controller(Plugin):
     requires = ("card-draws", "open-row")
+    title = "Controller cards"
     deterministic = True
 
     @attrs.frozen

@@ -92,6 +92,7 @@ def _cheapest(three_for_one: bool, length: int, marks: int, n_color: int, n_loco
 
 class Ferries(Plugin):
     requires = ("route-claims",)
+    title = "Ferries"
     deterministic = True
 
     @attrs.frozen

@@ -12,6 +12,7 @@ from ttr_core.plugin import Plugin, hookimpl, parameter
 
 
 class FinalRound(Plugin):
+    title = "Final round"
     deterministic = True
 
     @attrs.frozen

@@ -27,6 +27,7 @@ def path_length(game, seat: int) -> int:
 
 class LongestPath(Plugin):
     provides = ("tie-breaker:longest-path-bonus", "tie-breaker:longest-path-length")
+    title = "Longest route"
     deterministic = True
 
     @attrs.frozen
@@ -36,6 +37,12 @@ class LongestPath(Plugin):
             "when nobody built anything: everybody gets the bonus (wor) or nobody (the others, "
             "an engine decision)", default=False, rule="R-BON-1",
         )
+
+    def bonus_titles(self):
+        return {NAME: "Longest route"}
+
+    def fact_titles(self):
+        return {NAME: "Longest trail"}
 
     @hookimpl
     def ttr_end_bonuses(self, game):

@@ -31,6 +31,11 @@ MEASURES: Mapping[str, tuple[Callable, str]] = MappingProxyType({
     "tunnels": (lambda game, seat, outcome: _owned(game, seat, lambda r: r.tunnel), "tunnels"),
 })
 
+#: per measure: what players call a bonus for the most of it
+TITLES: Mapping[str, str] = MappingProxyType({
+    "completed-tickets": "Most tickets completed", "ferries": "Most ferries", "tunnels": "Most tunnels",
+})
+
 
 def _owned(game, seat: int, kind) -> int:
     routes = game.board.routes
@@ -60,6 +65,7 @@ def winners_of(counts: Sequence[int]) -> list[int]:
 
 
 class MajorityBonuses(Plugin):
+    title = "Bonuses for the most"
     deterministic = True
 
     @attrs.frozen
@@ -69,6 +75,10 @@ class MajorityBonuses(Plugin):
             "`measure` (completed-tickets, ferries or tunnels; ussr: +15, +7, +7)",
             factory=list, rule="R-BON-3", validator=_unique_names,
         )
+
+    def bonus_titles(self):
+        # each bonus line is named by the variant; players read what it rewards
+        return {bonus.name: TITLES[bonus.measure] for bonus in self.config.bonuses}
 
     @hookimpl
     def ttr_end_bonuses(self, game, outcomes: Sequence[TicketOutcome]):

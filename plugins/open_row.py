@@ -19,6 +19,7 @@ from ttr_core.roles.open_row import OpenRowHooks
 class OpenRow(Plugin):
     requires = ("card-draws",)
     provides = ("open-row",)
+    title = "Face-up cards"
     deterministic = True
 
     @attrs.frozen

@@ -18,6 +18,7 @@ CLOSED_PARALLEL = "closed-parallel"  # a parallel route is taken and the player 
 
 
 class ParallelRoutes(Plugin):
+    title = "Double routes"
     deterministic = True
 
     @attrs.frozen

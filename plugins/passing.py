@@ -24,6 +24,7 @@ class PassingState:
 
 class Passing(Plugin):
     State = PassingState
+    title = "Passing when stuck"
     deterministic = True
 
     @hookimpl

@@ -24,6 +24,7 @@ class Resign(Action):
 
 
 class Resignation(Plugin):
+    title = "Leaving the game"
     deterministic = True
 
     @hookimpl

@@ -28,6 +28,7 @@ def _check_table(_instance, _attribute, table: dict[str, int]) -> None:
 
 
 class RoutePoints(Plugin):
+    title = "Route points"
     deterministic = True
 
     @attrs.frozen

@@ -79,6 +79,7 @@ class Stations(Plugin):
     State = StationsState
     requires = ("tickets",)
     provides = ("tie-breaker:fewest-stations",)
+    title = "Stations"
     deterministic = True
 
     @attrs.frozen
@@ -107,6 +108,9 @@ class Stations(Plugin):
         super().__init__(config)
         #: a station in every city paid every way, made at the first listing (``_stations_by_payment``)
         self._stations_paid: dict[tuple[int, int], tuple[BuildStation, ...]] | None = None
+
+    def bonus_titles(self):
+        return {BONUS: "Stations kept"}
 
     # --- setup ------------------------------------------------------------------------------
 

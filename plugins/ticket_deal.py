@@ -48,6 +48,7 @@ class TicketDeal:
 class TicketDealing(Plugin):
     requires = ("tickets",)
     provides = ("ticket-deal",)
+    title = "Dealing tickets"
     deterministic = True
 
     @attrs.frozen

@@ -11,6 +11,7 @@ NAME = "ticket-leader"
 
 
 class TicketLeader(Plugin):
+    title = "Most tickets"
     deterministic = True
 
     @attrs.frozen
@@ -19,6 +20,9 @@ class TicketLeader(Plugin):
             "points of the ticket-leader bonus, to the single player with the most completed tickets",
             default=10, rule="R-BON-2",
         )
+
+    def bonus_titles(self):
+        return {NAME: "Most tickets"}
 
     @hookimpl
     def ttr_end_bonuses(self, game, outcomes):

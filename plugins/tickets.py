@@ -63,6 +63,7 @@ class ChooseTickets(Decision):
 class Tickets(Plugin):
     requires = ("ticket-deal",)
     provides = ("tickets",)
+    title = "Destination tickets"
     deterministic = True
 
     @hookimpl

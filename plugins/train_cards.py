@@ -51,6 +51,7 @@ _SECOND_CARD = SecondCard()
 
 class TrainCards(Plugin):
     provides = ("card-draws",)
+    title = "Train cards"
     deterministic = True
 
     @attrs.frozen

@@ -113,6 +113,7 @@ def extra_cards(
 
 class Tunnels(Plugin):
     requires = ("route-claims",)
+    title = "Tunnels"
     deterministic = True
 
     @attrs.frozen

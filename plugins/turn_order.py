@@ -15,6 +15,7 @@ from ttr_core.plugin import Plugin, hookimpl
 
 
 class TurnOrder(Plugin):
+    title = "Turn order"
     deterministic = True
 
     @hookimpl

@@ -24,6 +24,7 @@ OWN_BREAKERS = MappingProxyType({"tickets": lambda game, s: len(s.tickets_comple
 
 class Winner(Plugin):
     provides = ("tie-breakers",)
+    title = "Deciding the winner"
     deterministic = True
 
     @attrs.frozen

@@ -177,3 +177,24 @@ def test_map_players_and_trains(board):
     """R-SET-1 [engine decision]: 2-5 players; R-SET-5: 45 trains each."""
     assert (board.players.min, board.players.max) == (2, 5)
     assert board.trains == 45
+
+
+def test_the_drawn_board_keeps_the_geography_and_gives_the_west_room(board):
+    """The page draws the map's own board coordinates: the cities keep their places relative to
+    each other (west of, north of) but the crowded west, a tenth of the real longitudes from
+    Kaliningrad to Moscow, gets a fifth of the board's width or more, and no two cities crowd."""
+    assert all(c.x is not None and c.y is not None for c in board.cities)
+    for a in board.cities:
+        for b in board.cities:
+            if b.lon - a.lon > 1:
+                assert a.x < b.x, (a.name, "west of", b.name)
+            if a.lat - b.lat > 1:
+                assert a.y < b.y, (a.name, "north of", b.name)  # y runs south
+    cities = {c.name: c for c in board.cities}
+    west, moscow, east = cities["Kaliningrad"], cities["Moscow"], max(board.cities, key=lambda c: c.x)
+    real = (moscow.lon - west.lon) / (east.lon - west.lon)
+    drawn = (moscow.x - west.x) / (east.x - west.x)
+    assert real < 0.15 and drawn > 0.2
+    width = max(c.x for c in board.cities) - min(c.x for c in board.cities)
+    closest = min(math.dist((a.x, a.y), (b.x, b.y)) for a in board.cities for b in board.cities if a is not b)
+    assert closest > 0.035 * width

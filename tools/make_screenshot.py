@@ -12,7 +12,7 @@ drawing cards otherwise), and photographs the person's page in Debian's headless
   offer, one of them lit on the board), in the middle (a route's payment choices) and at the end
   (the scores, then the board under them: trails, stations and borrows) (``--only set``).
 
-    python tools/make_screenshot.py [--only main|set] [--turns 22] [--seed 12]
+    python tools/make_screenshot.py [--only main|set] [--turns 12] [--seed 12]
 """
 
 from __future__ import annotations
@@ -210,7 +210,7 @@ def set_shots(base: str, pw, seed: int, turns: int, folder: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=("main", "set"), help="only docs/screenshot.png, or only the phone and desktop set")
-    parser.add_argument("--turns", type=int, default=22, help="the person's turns played before the mid-game picture")
+    parser.add_argument("--turns", type=int, default=12, help="the person's turns played before the mid-game picture")
     parser.add_argument("--seed", type=int, default=12)
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright

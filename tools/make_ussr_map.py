@@ -15,7 +15,15 @@ a choice is made here, in code, so that the file can be re-made and reviewed:
   the Baikal shore and the BAM ranges), **ferries** the real train ferries (Caspian, Kerch strait,
   Tatar strait), their marks being the spaces at sea;
 * **tickets** are pairs chosen by hand; their points are the shortest path in cars on this map,
-  computed with networkx (:func:`ticket_points`).
+  computed with networkx (:func:`ticket_points`);
+* **where the cities are drawn** (each city's ``x``, ``y``: board coordinates, which the page
+  draws instead of projecting ``lat``, ``lon``) is a deliberate distortion of the real map, as a
+  published board is: projected, the Baltic, Byelorussia and Moscow crowd into a tenth of the
+  board while Siberia is empty, so the names overlap and routes are too close to click. Each axis
+  is stretched where cities crowd along it, then cities still too close for their names push each
+  other apart (:func:`board_positions`); two cities more than a degree apart keep their order
+  from west to east and from north to south, so the geography stays recognisable. Only drawing
+  reads these: lengths, tickets and every game are the same whatever they are.
 
 Run from the repository root: ``python tools/make_ussr_map.py`` writes the map; ``--check``
 only says whether the committed file is what this script makes (re-running gives the same bytes).
@@ -97,6 +105,20 @@ CITIES: dict[str, tuple[float, float]] = {
     "Vanino": (49.09, 140.25),
     "Kholmsk": (47.05, 142.04),
 }
+
+#: The drawn board, in board units (the page scales it to the screen): a shape near the page's
+#: board area, wider than tall, as the USSR is.
+BOARD_SIZE = (1000.0, 780.0)
+#: The share of each axis laid out by where the cities are, the rest by the real coordinate.
+CROWDING = 0.65
+#: How far along each axis (projected degrees) a city's claim to room reaches: x, then y.
+REACH = (1.5, 1.2)
+#: Board units two cities keep between them, side by side and one above the other: a name is
+#: wider than it is tall. Then the rounds of pushing apart, and how hard each city is pulled back
+#: to its stretched place in each.
+ROOM_FOR_A_NAME = (80.0, 40.0)
+SPACING_ROUNDS = 200
+SPRING = 0.05
 
 #: Great-circle kilometres below which a route has 1, 2, ... 6 spaces; 7 beyond the last band.
 LENGTH_BANDS = (230, 420, 650, 900, 1150, 1400)
@@ -351,6 +373,78 @@ def ticket_points(g: nx.Graph, a: str, b: str) -> int:
     return nx.shortest_path_length(g, a, b, weight="cars")
 
 
+def board_positions() -> dict[str, tuple[float, float]]:
+    """Where each city is drawn, in board units (x to the east, y to the south).
+
+    Two steps. First the real positions, projected (equirectangular about the middle latitude),
+    are stretched along each axis apart (:func:`_stretched`): where many cities lie close
+    together on an axis, that stretch of the axis widens; empty stretches (Siberia, the Arctic)
+    narrow, and every city keeps its order from west to east and from north to south. Then the
+    cities still within each other's :data:`ROOM_FOR_A_NAME` push each other apart while each is
+    pulled back to where the first step put it (:func:`_spaced`): Kaliningrad and Vilnius, at one
+    latitude, or Frunze and Alma Ata, get room for their names between them; only cities less
+    than a degree apart may change places on an axis there.
+    """
+    lats = [lat for lat, _ in CITIES.values()]
+    mid = math.radians((min(lats) + max(lats)) / 2)
+    xs = {name: lon * math.cos(mid) for name, (_, lon) in CITIES.items()}
+    ys = {name: -lat for name, (lat, _) in CITIES.items()}
+    (width, height), (reach_x, reach_y) = BOARD_SIZE, REACH
+    along_x, along_y = _stretched(xs, reach_x), _stretched(ys, reach_y)
+    spaced = _spaced({name: (width * along_x[name], height * along_y[name]) for name in CITIES})
+    return _framed(spaced)
+
+
+def _stretched(values: dict[str, float], reach: float) -> dict[str, float]:
+    """Each value's place on its axis, from 0 to 1: a mix (:data:`CROWDING`) of its real
+    coordinate and the share of the cities that lie before it, each city counted as a bell of
+    width ``reach`` so that the stretch is smooth. Both parts rise along the axis."""
+    lo, hi = min(values.values()), max(values.values())
+
+    def share(v: float) -> float:
+        return sum(1 + math.erf((v - u) / (reach * math.sqrt(2))) for u in values.values()) / (2 * len(values))
+
+    first, last = share(lo), share(hi)
+    return {
+        name: (1 - CROWDING) * (v - lo) / (hi - lo) + CROWDING * (share(v) - first) / (last - first)
+        for name, v in values.items()
+    }
+
+
+def _spaced(at: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """Cities within each other's :data:`ROOM_FOR_A_NAME` pushed apart, each held by a spring to where it
+    was: rounds in a fixed order, so the result is the same on every run."""
+    room_x, room_y = ROOM_FOR_A_NAME
+    home = dict(at)
+    now = dict(at)
+    names = list(now)
+    for _ in range(SPACING_ROUNDS):
+        moved = {n: [0.0, 0.0] for n in names}
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                (ax, ay), (bx, by) = now[a], now[b]
+                d = math.hypot((bx - ax) / room_x, (by - ay) / room_y)  # 1 on the edge of the room
+                if d >= 1 or d == 0:
+                    continue
+                push = (1 - d) / 4 / d
+                moved[a][0] -= (bx - ax) * push
+                moved[a][1] -= (by - ay) * push
+                moved[b][0] += (bx - ax) * push
+                moved[b][1] += (by - ay) * push
+        for n in names:
+            (x, y), (hx, hy) = now[n], home[n]
+            now[n] = (x + moved[n][0] + (hx - x) * SPRING, y + moved[n][1] + (hy - y) * SPRING)
+    return now
+
+
+def _framed(at: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """The positions moved and scaled back into :data:`BOARD_SIZE`, to 0.1 of a unit."""
+    (width, height) = BOARD_SIZE
+    x0, x1 = min(x for x, _ in at.values()), max(x for x, _ in at.values())
+    y0, y1 = min(y for _, y in at.values()), max(y for _, y in at.values())
+    return {n: (round(width * (x - x0) / (x1 - x0), 1), round(height * (y - y0) / (y1 - y0), 1)) for n, (x, y) in at.items()}
+
+
 # --- writing the file -----------------------------------------------------------------------
 
 
@@ -366,11 +460,14 @@ def render() -> str:
         "# By Train across the USSR: made by tools/make_ussr_map.py; do not edit by hand.",
         "# This is NOT the published board (no data of it was available): it is a board made for this",
         "# project from real geography. Cities are real cities of the USSR (late-Soviet names) at their",
-        "# real positions; a route joins two cities where a real railway or train ferry ran between them;",
-        f"# its length comes from the great-circle distance (bands {', '.join(map(str, LENGTH_BANDS))} km",
-        "# give 1..7 spaces); tunnels cross mountains, ferries are the real train ferries (Caspian, Kerch,",
-        "# Tatar strait); colours are dealt evenly by the script; ticket points are the shortest path in",
-        "# cars on this board (networkx). See the script's docstring for every choice.",
+        "# real positions (lat, lon); a route joins two cities where a real railway or train ferry ran",
+        f"# between them; its length comes from the great-circle distance (bands {', '.join(map(str, LENGTH_BANDS))}",
+        "# km give 1..7 spaces); tunnels cross mountains, ferries are the real train ferries (Caspian,",
+        "# Kerch, Tatar strait); colours are dealt evenly by the script; ticket points are the shortest",
+        "# path in cars on this board (networkx). The page draws each city at x, y: the real map",
+        "# distorted to give the crowded west room, keeping the order of cities west to east and north",
+        "# to south (for cities more than a degree apart).",
+        "# See the script's docstring for every choice.",
         f"# {len(CITIES)} cities, {len(all_routes)} routes ({sum(1 for l in LINES if l.double)} doubles), "
         f"{sum(r.length for r in all_routes)} spaces; lengths "
         + ", ".join(f"{n}:{lengths[n]}" for n in sorted(lengths)) + ".",
@@ -382,8 +479,10 @@ def render() -> str:
         "",
         "cities = [",
     ]
+    drawn = board_positions()
     for name, (lat, lon) in CITIES.items():
-        out.append(f"  {{ name = {_q(name)}, lat = {lat}, lon = {lon} }},")
+        x, y = drawn[name]
+        out.append(f"  {{ name = {_q(name)}, lat = {lat}, lon = {lon}, x = {x}, y = {y} }},")
     out += ["]", "", "routes = ["]
     for r in all_routes:
         extra = (", tunnel = true" if r.tunnel else "") + (f", ferry = {r.ferry}" if r.ferry else "")

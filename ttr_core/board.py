@@ -26,6 +26,11 @@ class CityEntry:
     name: str
     lat: float
     lon: float
+    #: Where the city is drawn, in board units (x to the east, y to the south), when the map's
+    #: board is not a projection of its coordinates (a drawn board gives crowded regions room).
+    #: Every city has them or none; nothing but drawing reads them.
+    x: float | None = None
+    y: float | None = None
 
 
 @attrs.frozen
@@ -76,6 +81,8 @@ class City:
     name: str
     lat: float
     lon: float
+    x: float | None = None  # board units, see CityEntry
+    y: float | None = None
 
 
 @attrs.frozen
@@ -176,7 +183,7 @@ def build_board(mf: MapFile, where: str) -> Board:
     problems = _check(mf, where)
     if problems:
         raise VariantError(problems)
-    cities = tuple(City(i, c.name, c.lat, c.lon) for i, c in enumerate(mf.cities))
+    cities = tuple(City(i, c.name, c.lat, c.lon, c.x, c.y) for i, c in enumerate(mf.cities))
     city_index = {c.name: c.index for c in cities}
     ids = _route_ids(mf.routes)
     pairs: dict[frozenset[str], list[int]] = defaultdict(list)
@@ -228,6 +235,10 @@ def _check(mf: MapFile, where: str) -> list[str]:
         for key, value, limit in (("lat", c.lat, 90), ("lon", c.lon, 180)):
             if not -limit <= value <= limit:
                 p.append(f"{where}: $.cities[{i}].{key}: must be between -{limit} and {limit} degrees, got {value}")
+    drawn = [c.x is not None and c.y is not None for c in mf.cities]
+    for i, c in enumerate(mf.cities):
+        if (c.x is None) != (c.y is None) or (any(drawn) and not drawn[i]):
+            p.append(f"{where}: $.cities[{i}]: board coordinates (x and y) are given for every city or for none")
     if mf.trains < 1:
         p.append(f"{where}: $.trains: must be at least 1, got {mf.trains}")
     if not 2 <= mf.players.min <= mf.players.max:

@@ -85,12 +85,16 @@ class ClaimOptions:
         return bool(self.payments)
 
     def to_data(self) -> dict[str, Any]:
-        """As JSON data: ``{"route", "possible", "payments": [...], "refusal": {"code", "reason"} | null}``."""
+        """As JSON data: ``{"route", "possible", "payments": [...], "refusal": {"code", "reason",
+        "words", "rules"} | null}`` (``words``: the reason without the ``rules`` it cites)."""
         return {
             "route": self.route,
             "possible": self.possible,
             "payments": [p.to_data() for p in self.payments],
-            "refusal": None if self.refusal is None else {"code": self.refusal.code, "reason": self.refusal.reason},
+            "refusal": None if self.refusal is None else {
+                "code": self.refusal.code, "reason": self.refusal.reason,
+                "words": self.refusal.words, "rules": list(self.refusal.rules),
+            },
         }
 
 

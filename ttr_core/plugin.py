@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from types import MappingProxyType
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 import attrs
@@ -108,11 +108,26 @@ class Plugin:
     #: belongs in ``State``. The test kit's check that a plugin keeps no game state on itself
     #: (``ttr_kit.testing.conformance_problems``) leaves these out.
     caches: ClassVar[tuple[str, ...]] = ()
+    #: what players call this rule, in plain words ("Longest route", "Stations"): a game page's rules
+    #: panel shows it, never the plugin's name (empty: a page reads the name as words)
+    title: ClassVar[str] = ""
     #: the entry-point name this instance was loaded under; set by the manager
     name: str = ""
 
     def __init__(self, config: Any = None):
         self.config = config if config is not None else self.Config()
+
+    def bonus_titles(self) -> Mapping[str, str]:
+        """What players call the bonuses this plugin gives at the end, by ``Bonus.name``
+        (``{"unused-stations": "Stations kept"}``), in plain words: a game page's score table
+        shows them, never the bonus's name. None by default: a plugin that gives no bonus."""
+        return {}
+
+    def fact_titles(self) -> Mapping[str, str]:
+        """What players call the facts this plugin tells of a final position (``ttr_player_facts``),
+        by their keys (``{"longest-path": "Longest trail"}``): a page's score table heads a
+        column of them so. None by default."""
+        return {}
 
     def new_state(self, players: int) -> Any:
         """This plugin's state at the start of a game of ``players`` players (``State()`` by default)."""

@@ -11,6 +11,8 @@ plugins (claiming, tunnels, ferries, controller, route-points, train-cards).
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -40,6 +42,20 @@ class Refusal:
     code: str
     reason: str
 
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rules the reason cites, in order, as it cites them (``R-ROUTE-2``, docs/rules.md#R-ROUTE-2;
+        ``R-ROUTE-2..3``): what a page may link to for why."""
+        return tuple(m.group(0) for m in _RULE_ID.finditer(self.reason))
+
+    @property
+    def words(self) -> str:
+        """The reason without its rule ids, for players."""
+        return re.sub(r"\s{2,}", " ", _CITED.sub("", self.reason)).strip()
+
+
+_RULE_ID = re.compile(r"\bR-[A-Z]+(?:-\d+(?:\.\.\d+)?)?")
+_CITED = re.compile(r"\s*\((?:R-[A-Z]+(?:-[\w.]+)*(?:[,;/] *)?)+\)")  # "(R-ROUTE-2)", "(R-PAR-1, R-PAR-2)"
 
 _OPEN = object()  # no rule closes the route
 

@@ -41,6 +41,7 @@ from ttr_server import db, lobby_api
 from ttr_server.events import ChangeListener, Hub
 from ttr_server.limits import BodyLimit, HeaderLimit, NoStore, SecurityHeaders
 from ttr_server.lobby import Lobby
+from ttr_server.plugin_words import RulesWordsOut, rules_words
 from ttr_server.names import PlayerName, clashing_names
 from ttr_server import shared_limits
 from ttr_server.shared_limits import REFRESH_EVERY, SharedRateLimit, SharedSlots
@@ -151,6 +152,8 @@ class CityOut(BaseModel):
     name: str
     lat: float
     lon: float
+    x: float | None = None  # where the map's own board draws it (board units), if it has one
+    y: float | None = None
 
 
 class RouteOut(BaseModel):
@@ -180,6 +183,7 @@ class BoardOut(BaseModel):
     cities: list[CityOut]
     routes: list[RouteOut]
     tickets: list[TicketOut]
+    rules: RulesWordsOut = Field(description="The rules in players' words, from the plugins: titles, parameters, bonus names.")
 
 
 class SeatOut(BaseModel):
@@ -454,10 +458,11 @@ def _api(app: FastAPI, service: GameService, hub: Hub, settings: Settings, engin
         b = rs.board
         return {
             "variant": rs.variant, "version": rs.version, "map": b.id, "title": b.title, "trains": b.trains,
-            "cities": [{"name": c.name, "lat": c.lat, "lon": c.lon} for c in b.cities],
+            "cities": [{"name": c.name, "lat": c.lat, "lon": c.lon, "x": c.x, "y": c.y} for c in b.cities],
             "routes": [{"id": r.id, "a": r.a, "b": r.b, "length": r.length, "color": r.color,
                         "tunnel": r.tunnel, "ferry": r.ferry} for r in b.routes],
             "tickets": [{"id": t.id, "a": t.a, "b": t.b, "points": t.points, "kind": t.kind} for t in b.tickets],
+            "rules": rules_words(rs),
         }
 
     @app.post("/api/games", status_code=201, response_model=CreatedOut, tags=["games"],
@@ -710,6 +715,8 @@ class TrailsOut(BaseModel):
 class RefusalOut(BaseModel):
     code: str
     reason: str
+    words: str = Field("", description="The reason without the rule ids it cites, for players.")
+    rules: list[str] = Field([], description="The rules the reason cites (docs/rules.md#R-ROUTE-2).")
 
 
 class ClaimCheckOut(BaseModel):

@@ -23,19 +23,46 @@ from server_kit import CHROMIUM, CHROMIUM_ARGS, get_json, hurried_choice, need, 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 1}
 DESKTOP = {"viewport": {"width": 1440, "height": 900}}
 
+FINGER = 32  # px: the least a route's or a city's hit area may measure on the screen, for a finger or a mouse
+
+# the hit areas of the routes and cities drawn on the screen, in screen pixels
+HIT_AREAS = """() => {
+  const svg = document.querySelector('#board'); const r = svg.getBoundingClientRect(); const out = [];
+  const inside = (b) => b.right > r.left && b.left < r.right && b.bottom > r.top && b.top < r.bottom;
+  for (const l of svg.querySelectorAll('.hits line.hit')) {
+    if (!inside(l.getBoundingClientRect())) continue;
+    out.push({what: 'route ' + l.dataset.route, size: parseFloat(getComputedStyle(l).strokeWidth) * l.getScreenCTM().a});
+  }
+  for (const e of svg.querySelectorAll('.hits ellipse.hit')) {
+    const b = e.getBoundingClientRect();
+    if (inside(b)) out.push({what: 'city ' + e.dataset.city, size: Math.min(b.width, b.height)});
+  }
+  return out; }"""
+
 #: a house rule installed beside the built-ins for the server of a test module: a bonus of its
-#: own ("first-aboard", 4 points to the first seat) in a variant of its own ("house-usa")
+#: own ("first-aboard", 4 points to the first seat, which players read as "Head start") in a
+#: variant of its own ("house-usa")
 HOUSE_PLUGIN = '''
 """A house rule for the game page's tests: 4 points to the first seat at the end."""
-from ttr_core.plugin import Bonus, Plugin, hookimpl
+import attrs
+
+from ttr_core.plugin import Bonus, Plugin, hookimpl, parameter
 
 
 class FirstAboard(Plugin):
+    title = "First seat's head start"
     deterministic = True
+
+    @attrs.frozen
+    class Config:
+        points: int = parameter("points to the first seat at the end", default=4)
+
+    def bonus_titles(self):
+        return {"first-aboard": "Head start"}
 
     @hookimpl
     def ttr_end_bonuses(self, game, outcomes):
-        return [Bonus(0, "first-aboard", 4, "the first seat")]
+        return [Bonus(0, "first-aboard", self.config.points, "the first seat")]
 '''
 
 

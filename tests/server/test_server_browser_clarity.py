@@ -43,7 +43,8 @@ def _engine_words(base, variant_id):
     """The ids a player should never read: the variant's plugins' and its bonuses' (those that are
     not plain words already: "longest-path", not "tickets")."""
     listed = next(v for v in get_json(base, "/api/variants")["variants"] if v["id"] == variant_id)
-    return {p for p in listed["plugins"] if "-" in p}
+    rules = get_json(base, f"/api/variants/{variant_id}/board")["rules"]
+    return {p for p in [*listed["plugins"], *rules["bonuses"]] if "-" in p}
 
 
 def _check_plain(texts, ids):
@@ -79,10 +80,14 @@ def test_plain_words_for_players_with_a_house_rule_bonus(desk, house_game):
     page.wait_for_selector("#rules:not([hidden]) .rule-names")
     texts = page.evaluate(PLAYER_TEXTS)
     _check_plain(texts, ids)
-    # the bonuses by names a person reads, the house rule's as well
-    assert "First aboard bonus" in page.inner_text("#scores") and "Longest path bonus" in page.inner_text("#scores")
+    # the bonuses by the names their plugins give them, the house rule's as well
+    assert "Head start" in page.inner_text("#scores") and "Longest route" in page.inner_text("#scores")
     ada = page.locator("#reveal section.reveal[data-seat='0']").inner_text()
-    assert "First aboard (the first seat)" in ada and "+4" in ada
+    assert "Head start (the first seat)" in ada and "+4" in ada
+    # the rules in play by their plugins' names, with their parameters in words
+    rules = page.inner_text("#rules")
+    assert "First seat's head start" in rules and "Points to the first seat at the end: 4" in rules
+    assert "Longest route" in rules and "Stations" not in rules
     assert "R-END" not in page.inner_text("#reason") and page.inner_text("#reason").startswith("The game ended: ")
     assert desk.unexpected() == []
 
@@ -274,7 +279,7 @@ def test_the_rules_of_the_game_are_one_click_away(desk):
     page.wait_for_selector("#rules:not([hidden]) .rule-names")
     text = page.inner_text("#rules")
     assert listed["title"] in text and f"rules version {listed['version']}" in text and listed["description"] in text
-    assert "Ticket leader" in text  # wor's version 2 bonus, in words
+    assert "Most tickets" in text  # wor's version 2 bonus, as its plugin calls it
     _check_plain([text], _engine_words(desk.base, "wor"))
     page.click("#close-rules")
     assert not page.is_visible("#rules")

@@ -11,25 +11,9 @@ import json
 
 import pytest
 
-from page_kit import PHONE, box, centre, middle_car, my_turn, play, settled, site, version, wait_past
+from page_kit import FINGER, HIT_AREAS, PHONE, box, centre, middle_car, my_turn, play, settled, site, version, wait_past
 from server_kit import get_json, wait_in_page
 from ttr_core import variant
-
-FINGER = 32  # px: the least a route's or a city's hit area may measure under a finger
-
-# the hit areas of the routes and cities drawn on the screen, in screen pixels
-HIT_AREAS = """() => {
-  const svg = document.querySelector('#board'); const r = svg.getBoundingClientRect(); const out = [];
-  const inside = (b) => b.right > r.left && b.left < r.right && b.bottom > r.top && b.top < r.bottom;
-  for (const l of svg.querySelectorAll('g.route line.hit')) {
-    if (!inside(l.getBoundingClientRect())) continue;
-    out.push({what: 'route ' + l.parentNode.dataset.route, size: parseFloat(getComputedStyle(l).strokeWidth) * l.getScreenCTM().a});
-  }
-  for (const e of svg.querySelectorAll('g.city ellipse.hit')) {
-    const b = e.getBoundingClientRect();
-    if (inside(b)) out.push({what: 'city ' + e.parentNode.dataset.city, size: Math.min(b.width, b.height)});
-  }
-  return out; }"""
 
 # the visible controls and texts under ``root`` outside the board, with their boxes; those
 # scrolled out of their panel's view are left out (they are not on the screen)

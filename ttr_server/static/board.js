@@ -1,17 +1,26 @@
-// The board's geometry, apart from the game: where each city goes (a projection of its
-// coordinates), where its name goes (placed so that names do not overlap each other, the cities'
-// dots or, where it can be helped, the routes), and zooming and panning the drawn board.
+// The board's geometry, apart from the game: where each city goes (the map's board coordinates,
+// or a projection of its real ones), where its name goes (placed so that names do not overlap
+// each other, the cities' dots or, where it can be helped, the routes), and zooming and panning
+// the drawn board.
 
 const LABEL_HEIGHT = 11; // px of the city names' font (style.css: svg .city text)
 const DOT = 6; // a city's dot, radius with its stroke
+const NEAR = 8; // a name this near another city's dot may be read as that city's
 
 // --- where cities go -------------------------------------------------------------------------------
 
-export function project(board) {
+function projected(board) {
   // An equirectangular projection around the map's middle latitude: close enough at a map's scale.
   const lats = board.cities.map((c) => c.lat);
   const mid = ((Math.min(...lats) + Math.max(...lats)) / 2) * (Math.PI / 180);
-  const raw = board.cities.map((c) => ({ name: c.name, x: c.lon * Math.cos(mid), y: -c.lat }));
+  return board.cities.map((c) => ({ name: c.name, x: c.lon * Math.cos(mid), y: -c.lat }));
+}
+
+export function project(board) {
+  // The map's own board coordinates where it has them (a drawn board, which gives crowded regions
+  // room), else its real coordinates projected; either way scaled to the drawing's width.
+  const drawn = board.cities.every((c) => typeof c.x === "number" && typeof c.y === "number");
+  const raw = drawn ? board.cities.map((c) => ({ name: c.name, x: c.x, y: c.y })) : projected(board);
   const xs = raw.map((p) => p.x);
   const ys = raw.map((p) => p.y);
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
@@ -85,9 +94,13 @@ export function placeLabels(board, geo, width) {
   const cost = (name, c) => {
     let total = c.rank * 0.5 + Math.floor(c.rank / 8) * 6;
     const b = c.box;
-    if (b.x0 < 2 || b.y0 < 2 || b.x1 > W - 2 || b.y1 > H - 2) total += 40; // framed anyway, but keep it compact
+    if (b.x0 < 2 || b.y0 < 2 || b.x1 > W - 2 || b.y1 > H - 2) total += 12; // framed anyway, but keep it compact
     for (const [other, o] of Object.entries(placed)) if (other !== name) total += overlap(b, o.box) * 50;
-    for (const d of dots) if (d.name !== name) total += overlap(b, d) * 30;
+    for (const d of dots) {
+      if (d.name === name) continue;
+      // on another city's dot, or so near it that the name might be read as that city's
+      total += overlap(b, d) * 30 + overlap(b, { x0: d.x0 - NEAR, y0: d.y0 - NEAR, x1: d.x1 + NEAR, y1: d.y1 + NEAR }) * 3;
+    }
     for (const s of segments) if (s.a !== name && s.b !== name && crosses(s, b)) total += 4;
     return total;
   };

@@ -64,11 +64,19 @@ export class BoardDrawing {
         [svg("rect", { width: 6, height: 6, fill: c.fill }), ...p.parts]);
     }));
     const routes = this.board.routes.map((r) => this.buildRoute(r));
+    // The hit areas, wider than what is drawn (a finger wide), lie under everything drawn, so that
+    // none covers another route's cars or a city's dot: a click on those is never in doubt.
+    const hits = [
+      ...this.board.routes.map((r) => svg("line", { class: "hit", "data-route": r.id, ...this.ends(r) }, [svg("title", {}, [routeTitle(r)])])),
+      ...this.board.cities.map((c) => {
+        const p = this.geo.pos[c.name];
+        return svg("ellipse", { class: "hit", "data-city": c.name, cx: p.x.toFixed(1), cy: p.y.toFixed(1) }, [svg("title", {}, [c.name])]);
+      }),
+    ];
     const cities = this.board.cities.map((c) => {
       const p = this.geo.pos[c.name];
       const g = svg("g", { class: "city", "data-city": c.name }, [
         svg("title", {}, [c.name]),
-        svg("ellipse", { class: "hit", cx: p.x.toFixed(1), cy: p.y.toFixed(1) }),
         svg("circle", { cx: p.x.toFixed(1), cy: p.y.toFixed(1), r: 5 }),
       ]);
       this.cities.set(c.name, g);
@@ -83,13 +91,13 @@ export class BoardDrawing {
     });
     this.overlays = svg("g", { class: "overlays" });
     this.stations = svg("g", { class: "stations" });
-    this.root.replaceChildren(defs, svg("g", { class: "routes" }, routes), this.overlays, svg("g", { class: "cities" }, cities),
+    this.root.replaceChildren(defs, svg("g", { class: "hits" }, hits), svg("g", { class: "routes" }, routes), this.overlays, svg("g", { class: "cities" }, cities),
       this.stations, svg("g", { class: "labels" }, labels));
   }
 
   buildRoute(r) {
     const e = this.ends(r);
-    const parts = [svg("title", {}, [routeTitle(r)]), svg("line", { class: "halo", ...e }), svg("line", { class: "hit", ...e })];
+    const parts = [svg("title", {}, [routeTitle(r)]), svg("line", { class: "halo", ...e })];
     const cars = [];
     for (const car of carPlaces(r, e)) {
       const rect = svg("rect", { class: "car", x: -car.len / 2, width: car.len, rx: 1.2, transform: car.transform });
@@ -226,6 +234,7 @@ export class BoardDrawing {
     const found = [];
     const add = (t) => { if (!found.some((f) => f.route === t.route && f.city === t.city)) found.push(t); };
     const of = (e) => {
+      if (e.classList.contains("hit")) return e.dataset.route ? { route: e.dataset.route, car: false } : { city: e.dataset.city };
       const route = e.closest("g.route");
       if (route) return { route: route.dataset.route, car: e.classList.contains("car") };
       const city = e.closest("g.city");

@@ -20,7 +20,7 @@ const CARD_ORDER = ["purple", "blue", "orange", "white", "green", "yellow", "bla
 // that route or city is clicked; any other legal action is a button under "Other actions".
 const PLACED = new Set(["draw-card", "keep-tickets", "draw-tickets"]);
 const onBoard = (a) => typeof a.route === "string" || typeof a.city === "string";
-// A route's or a city's hit area under a finger, in screen pixels (draw.js sizes them).
+// The least a route's or a city's hit area measures on the screen, in pixels (draw.js sizes them).
 const FINGER = 32;
 
 let board = null; // the map, from /api/variants/{id}/board
@@ -262,13 +262,14 @@ function layout() {
 }
 
 function sizeHits(zp) {
-  // Under a finger a route's and a city's hit areas are FINGER screen pixels across, whatever
-  // the zoom; under a mouse they are the drawing's own size.
+  // A route's and a city's hit areas are at least FINGER screen pixels across, whatever the zoom
+  // (never less than the drawing's own size), under a mouse as under a finger: where they
+  // overlap on a crowded board, a click there asks which was meant, and a click on a route's
+  // cars is never in doubt.
   document.body.classList.toggle("touch", zp.touch);
   if (!drawing) return;
   const s = zp.scale();
-  if (zp.touch) drawing.setHitSizes(Math.max(12, (FINGER + 1) / s), Math.max(8, (FINGER + 1) / 2 / s));
-  else drawing.setHitSizes(12, 8);
+  drawing.setHitSizes(Math.max(12, (FINGER + 1) / s), Math.max(8, (FINGER + 1) / 2 / s));
 }
 
 function onBoardClick(ev) {
@@ -610,9 +611,10 @@ function renderPanel() {
     else if (view.rules && view.rules.stations) parts.push(el("p", { class: "note" }, ["No station can be built here now."]));
   }
   if (view.phase === "over" && view.result) {
+    // on a phone the players' table (and its button) is another tab; on a desktop it is beside this
     const scores = el("button", { type: "button", class: "primary" }, ["Scores and tickets"]);
     scores.addEventListener("click", () => { overDismissed = false; $("gameover").hidden = false; });
-    parts.push(el("p", {}, ["The game is over."]), el("p", {}, [scores]));
+    parts.push(el("p", {}, ["The game is over."]), el("p", { class: "narrow-only" }, [scores]));
   }
   const others = (snap.legal || []).filter((a) => !PLACED.has(a.kind) && !onBoard(a));
   if (others.length) parts.push(el("h2", {}, ["Other actions"]), actionList(others));
@@ -662,8 +664,8 @@ function renderGameOver() {
   // has them line by line); a wide one every column
   const th = (text, cls = "") => el("th", cls ? { class: cls } : {}, [text]);
   const head = el("tr", {}, [th("Player"), th("Routes"), th("Tickets done", "wide"), th("Tickets failed", "wide"), th("Tickets"),
-    ...bonusIds.map((b) => th(`${bonusName(b)} bonus`, "wide")), th("Bonuses", "narrow"),
-    ...factIds.map((f) => th(bonusName(f), "wide")), th("Total", "total")]);
+    ...bonusIds.map((b) => th(bonusTitle(b), "wide")), th("Bonuses", "narrow"),
+    ...factIds.map((f) => th(bonusName(f, board && board.rules ? board.rules.facts : {}), "wide")), th("Total", "total")]);
   const rows = result.scores.map((s) => {
     const bonus = (name) => s.bonuses.filter((b) => b.name === name).reduce((n, b) => n + b.points, 0);
     const bonuses = s.bonuses.reduce((n, b) => n + b.points, 0);
@@ -691,6 +693,9 @@ function renderGameOver() {
   box.hidden = overDismissed;
 }
 
+// what the plugin that gives a bonus calls it
+const bonusTitle = (name) => bonusName(name, board && board.rules ? board.rules.bonuses : {});
+
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 function revealOf(s) {
@@ -708,7 +713,7 @@ function revealOf(s) {
     el("ul", { class: "lines" }, [
       line("Routes", s.routes),
       line("Tickets", signed(s.ticket_points)),
-      ...s.bonuses.map((b) => line(`${bonusName(b.name)}${b.detail ? ` (${plain(b.detail, [])})` : ""}`, signed(b.points))),
+      ...s.bonuses.map((b) => line(`${bonusTitle(b.name)}${b.detail ? ` (${plain(b.detail, [])})` : ""}`, signed(b.points))),
     ]),
     el("ul", { class: "tickets" }, [...s.tickets_completed.map((id) => ticket(id, true)), ...s.tickets_failed.map((id) => ticket(id, false))]),
   ];
@@ -780,11 +785,16 @@ function renderRules() {
   const stations = Array.isArray(rules.stations) ? rules.stations : null;
   if (stations) facts.push(`Stations: ${plural(stations.reduce((m, s) => Math.max(m, s.left + (s.cities || []).length), 0), "station")} each; a station lets its owner use one route of another player into its city for tickets.`);
   if (rules.tunnels) facts.push(`Tunnels: ${plural(rules.tunnels.reveal, "card")} turned from the deck; each one of the route's colour${rules.tunnels.revealed_locomotives === "always" ? " or a locomotive" : ""} asks for one more card.`);
-  for (const b of Array.isArray(rules["majority-bonuses"]) ? rules["majority-bonuses"] : []) facts.push(`${bonusName(b.name)}: ${b.points} points for the most ${idWords(b.measure)}.`);
+  for (const b of Array.isArray(rules["majority-bonuses"]) ? rules["majority-bonuses"] : []) facts.push(`${bonusTitle(b.name)}: ${b.points} points for the most ${idWords(b.measure)}.`);
   if (rules.controller) facts.push(`Controller cards: build or dismantle a route of up to ${rules.controller.max_length} spaces.`);
   if (facts.length) parts.push(el("ul", { class: "rules-list" }, facts.map((f) => el("li", {}, [f]))));
-  if (v && v.plugins.length) {
-    parts.push(el("h3", {}, ["Rules in play"]), el("p", { class: "rule-names" }, [v.plugins.map((p) => capital(idWords(p))).join(" · ")]));
+  const inPlay = board && board.rules ? board.rules.plugins : [];
+  if (inPlay.length) {
+    // each rule as its plugin calls it, with its parameters in force (what `ttr variants show` says)
+    parts.push(el("h3", {}, ["Rules in play"]), el("ul", { class: "rule-names" }, inPlay.map((p) => el("li", {}, [
+      el("strong", {}, [p.title]),
+      ...(p.parameters.length ? [el("ul", {}, p.parameters.map((q) => el("li", {}, [`${capital(q.doc)}: `, el("b", {}, [q.value])])))] : []),
+    ]))));
   }
   parts.push(el("p", { class: "note" }, [`Game ${snap.game}, ${plural(snap.version, "action")} so far.`]));
   $("rules-body").replaceChildren(...parts);

@@ -1,8 +1,9 @@
 // Plain words for players. The engine's texts (refusals, the end's reason, scoring notes) carry
 // its rule ids and its own terms, for people reading a record or a log; the page shows them
 // without the ids, names a grey route's colour one way, and says the seats by their players'
-// names. Bonus and rule names come from the engine's ids read as words, never from a table here,
-// so that a house rule's bonus reads as well as a built-in one.
+// names. What a rule or a bonus is called comes from its plugin (GET /api/variants/{id}/board:
+// ``rules``), never from a table here, so that a house rule's bonus reads as well as a built-in
+// one; a name no plugin gave words to is read as words.
 
 const RULE_ID = /\s*\((?:R-[A-Z]+(?:-[\w.]+)*(?:[,;] *)?)+\)|\bR-[A-Z]+(?:-[\w.]+)*\b/g;
 
@@ -23,8 +24,9 @@ export function idWords(id) {
   return String(id).replace(/[-_]+/g, " ").trim();
 }
 
-export function bonusName(id) {
-  return capital(idWords(id));
+export function bonusName(id, titles = {}) {
+  // what the bonus's plugin calls it (``titles``: the board's rules.bonuses)
+  return titles[id] || capital(idWords(id));
 }
 
 export function plain(text, seatNames = []) {
@@ -48,7 +50,8 @@ export function refusalWords(check, route, hand, seatNames, trainsLeft) {
   if (code === "not-enough-trains" && route && typeof trainsLeft === "number") {
     return `It takes ${plural(route.length, "train")} and you have ${trainsLeft} left.`;
   }
-  return capital(plain(check.refusal ? check.refusal.reason : "", seatNames)) + ".";
+  // the engine's reason without the rule ids it cites (the refusal's ``words``; ``rules`` has them)
+  return capital(plain(check.refusal ? check.refusal.words || check.refusal.reason : "", seatNames)) + ".";
 }
 
 function cannotPay(missing, route, hand) {
