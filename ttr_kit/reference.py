@@ -62,6 +62,7 @@ What a plugin class declares:
 | `State` | an attrs class: what the plugin remembers during a game. The core creates it for every game (`new_state(players)`, `State()` by default), carries it in `game.state.ext[name]`, dumps it with the state (records' digests, snapshots); `self.state(game)` reads it, `self.set_state(game, new)` replaces it (how a frozen one changes). Copied for clones and checkpoints (see `deterministic`): quickest when its fields hold numbers, strings, and lists, sets, tuples or dicts of them (dicts of such lists too); other values go through pickle; a frozen one holding only numbers and strings is shared, not copied |
 | `requires` | capabilities some other enabled plugin must `provide`; `ttr variants check` refuses a variant that leaves one unmet, naming the plugin that would provide it |
 | `provides` | capabilities this plugin offers: usually the hooks it declares in `ttr_addhooks` (`route-claims`), or a tie-breaker it answers (`tie-breaker:fewest-stations`) |
+| `title` | what players call the rule ("Longest route"), in plain words: the game page's rules panel and score table show it, never the plugin's name; `bonus_titles()` and `fact_titles()` name its end-of-game bonuses and facts the same way |
 | `deterministic` | True if everything it does follows from the game (state, seeded generator): a failure mid-action is undone by replaying the log. Declare it whenever it holds: otherwise the engine copies the state after each action that consulted the plugin (1.14× to 1.22× the time of a usa game whose house rule is consulted every turn, in `bench/` runs of 2026-12-01 17:40-17:51 UTC) so that it never replays the plugin |
 
 One plugin instance serves every game of its ruleset (a variant at one rules version), so it keeps
@@ -231,8 +232,8 @@ def _markdown(doc: str) -> str:
 def _plugins_table() -> str:
     lines = [
         "## The built-in plugins\n",
-        "| plugin | rules | requires | provides | hooks it implements |",
-        "|---|---|---|---|---|",
+        "| plugin | players read | rules | requires | provides | hooks it implements |",
+        "|---|---|---|---|---|---|",
     ]
     for name, cls in manager.loadable_classes():
         if name not in _BUILT_IN():
@@ -242,7 +243,7 @@ def _plugins_table() -> str:
         summary = _inline(module_doc.split("\n\n")[0].replace("\n", " ").replace("|", "/"))
         requires = cls.requires if isinstance(cls.requires, tuple) else ("per its config",)
         lines.append(
-            f"| `{name}` | {summary} | {', '.join(f'`{r}`' for r in requires)} | "
+            f"| `{name}` | {cls.title or '–'} | {summary} | {', '.join(f'`{r}`' for r in requires)} | "
             f"{', '.join(f'`{p}`' for p in cls.provides)} | {', '.join(f'`{h}`' for h in hooks)} |"
         )
     return "\n".join(lines) + "\n"
