@@ -12,7 +12,7 @@ plugins (claiming, tunnels, ferries, controller, route-points, train-cards).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import attrs
 
@@ -47,8 +47,7 @@ _OPEN = object()  # no rule closes the route
 CLOSURES_MEMO = "ttr_closed_routes"
 
 
-@attrs.frozen
-class _Closures:
+class _Closures(NamedTuple):
     """What the rules closed to one seat (``ttr_closed_routes``), and the owners of the routes
     when they were asked: the answer holds until a route changes hands."""
 
