@@ -236,9 +236,6 @@ class _FreeRoutes:
             ends[kind] = fewer
 
 
-_NONE_CLOSED: frozenset[int] = frozenset()  # no route closed (listing)
-
-
 def _drop_closed(keys: list[int], closed, first_place: list[int]) -> None:
     """Take the claims of the ``closed`` routes out of the sorted ``keys`` (a route's places lie
     from its ``first_place`` to the next route's)."""
@@ -334,12 +331,7 @@ class Claiming(Plugin):
                 else:
                     keys += keyed[c][:ends[c][m]]
         keys.sort()
-        # the routes the seat may not claim now (``ttr_closed_routes``, R-PAR): what
-        # ``game.closed_routes`` has as keys, without the reasons, which listing does not read
-        closed = _NONE_CLOSED
-        for answer in game.hook.ttr_closed_routes(game=game, seat=seat, route=None):
-            if answer:
-                closed = answer if closed is _NONE_CLOSED else {**closed, **answer}
+        closed = game.closures(seat)  # the routes the seat may not claim now (R-PAR)
         if closed:
             _drop_closed(keys, closed, payable.first_place)
         out = list(map(payable.claim_at.__getitem__, keys))
@@ -494,9 +486,11 @@ class Claiming(Plugin):
         hand = game.state.players[seat].hand
         for card, n in paid:
             hand[card] -= n
-        decision = game.hook.ttr_claim_started(
-            game=game, seat=seat, route=route, color=action.color, locomotives=action.locomotives, paid=paid
-        )
+        decision = None
+        if "ttr_claim_started" in game.hook.implemented:  # tunnels (europe): a claim may wait for a decision
+            decision = game.hook.ttr_claim_started(
+                game=game, seat=seat, route=route, color=action.color, locomotives=action.locomotives, paid=paid
+            )
         if decision is None:
             game.place_route(seat, route, paid)
         else:

@@ -313,7 +313,7 @@ class Game(TableOperations, OpenRowOperations):
     def _start_play(self) -> None:
         self.state.phase = "play"
         self.state.current = self._seat_answer(self.hook.ttr_first_seat(game=self), "ttr_first_seat")
-        self.hook.ttr_turn_started(game=self, seat=self.state.current)
+        self._turn_started(self.state.current)
 
     def _end_turn(self, seat: int, action: Action) -> None:
         st = self.state
@@ -339,7 +339,11 @@ class Game(TableOperations, OpenRowOperations):
         if type(nxt) is not int or not 0 <= nxt < len(players) or players[nxt].resigned:
             self._seat_answer(nxt, "ttr_next_seat")
         st.current = nxt
-        self.hook.ttr_turn_started(game=self, seat=nxt)
+        self._turn_started(nxt)
+
+    def _turn_started(self, seat: int) -> None:
+        if "ttr_turn_started" in self.hook.implemented:  # most rulesets have nothing to do then
+            self.hook.ttr_turn_started(game=self, seat=seat)
 
     def _seat_answer(self, seat: Any, hook: str) -> int:
         """``seat``, the answer of ``hook``, if it is a seat still in the game: a plugin's mistake is

@@ -399,7 +399,8 @@ def ttr_closed_routes(game: Game, seat: int, route: Route | None) -> Mapping[int
     R-PAR-2). Called by the core
     (``game.closures``, ``game.closed_routes``, ``game.claim_problem``) whenever a claim is
     listed or checked, and when a position given by hand places its routes. All answers are
-    merged.
+    merged. The answer may depend on the seat and on who owns which route, nothing else: the
+    core asks once for each seat until a route changes hands, and keeps the answer meanwhile.
 
     ``route`` is None when the caller asks about every route (listing claims), or the one route
     it asks about (``game.claim_problem``, checking a claim): an implementation may then answer

@@ -259,11 +259,21 @@ class RulesetHooks:
     (pluggy's ``get_hookimpls``); a plugin registered on the manager later reaches only the hooks
     that already had an implementation."""
 
+    #: the names of the hooks some plugin of the ruleset implements: the core asks
+    #: ``"ttr_x" in game.hook.implemented`` before the calls it makes at every turn, which then
+    #: cost nothing at all where nobody answers
+    implemented: frozenset[str]
+
     def __init__(self, pm: pluggy.PluginManager):
+        implemented = set()
         for name in spec_names(pm):
             caller = getattr(pm.hook, name)
-            implemented = caller.is_historic() or bool(caller.get_hookimpls())
-            setattr(self, name, caller if implemented else Unimplemented(caller))
+            if caller.is_historic() or caller.get_hookimpls():
+                implemented.add(name)
+                setattr(self, name, caller)
+            else:
+                setattr(self, name, Unimplemented(caller))
+        self.implemented = frozenset(implemented)
 
 
 # --- naming a plugin that failed ----------------------------------------------------------------

@@ -15,9 +15,7 @@ controller); here is only how cards move.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
-
-import attrs
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from ttr_core.state import GameState
@@ -26,10 +24,10 @@ if TYPE_CHECKING:
 EMPTY = -1
 
 
-@attrs.frozen
-class Refill:
+class Refill(NamedTuple):
     """What ``refill_open_row`` did: ``dealt``, the slots that hold a new card, in the order they
-    were dealt (every filled slot after a reset); ``resets``, how many times the row was reset."""
+    were dealt (every filled slot after a reset); ``resets``, how many times the row was reset.
+    A named tuple, the plainest of values: one is made at almost every face-up draw."""
 
     dealt: tuple[int, ...] = ()
     resets: int = 0
@@ -89,7 +87,7 @@ class OpenRowOperations:
         ``ttr_open_row_needs_reset`` (R-ROW-2, R-ROW-4). False in a ruleset where no plugin
         declares the hook (no plugin provides ``open-row``)."""
         hook = self.hook
-        if not hasattr(hook, "ttr_open_row_needs_reset"):
+        if "ttr_open_row_needs_reset" not in hook.implemented:
             return False
         return any(hook.ttr_open_row_needs_reset(game=self, row=self.state.open_row))
 

@@ -156,7 +156,9 @@ class GameAPI(Protocol):
     cards: CardKinds
     #: the game's seeded generator: the only source of randomness a rule may use
     rng: random.Random
-    #: the hook callers: ``game.hook.ttr_xxx(game=game, ...)``
+    #: the hook callers: ``game.hook.ttr_xxx(game=game, ...)``; ``game.hook.implemented``, the names
+    #: of the hooks some plugin of the ruleset implements (a plugin calling a hook at every turn
+    #: may ask it first)
     hook: Any
     #: the action kinds of this ruleset, and their (de)serialisation
     registry: ActionRegistry

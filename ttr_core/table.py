@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import attrs
 
@@ -59,6 +59,17 @@ _CITED = re.compile(r"\s*\((?:R-[A-Z]+(?:-[\w.]+)*(?:[,;/] *)?)+\)")  # "(R-ROUT
 
 _OPEN = object()  # no rule closes the route
 
+#: the key of the closed routes in ``game.memo`` (``TableOperations.closures``)
+CLOSURES_MEMO = "ttr_closed_routes"
+
+
+class _Closures(NamedTuple):
+    """What the rules closed to one seat (``ttr_closed_routes``), and the owners of the routes
+    when they were asked: the answer holds until a route changes hands."""
+
+    owner: list[int]
+    refusals: dict[int, Refusal]
+
 
 def _as_refusal(why: str | Refusal) -> Refusal:
     """A ``ttr_closed_routes`` answer's entry as a refusal (a reason alone is ``closed``)."""
@@ -71,6 +82,7 @@ class TableOperations:
 
     state: GameState
     hook: RulesetHooks
+    memo: dict
     _points: dict[int, int]
     _shared: PreparedRules
 
@@ -108,7 +120,8 @@ class TableOperations:
         player.trains -= route.length
         player.routes.append(route.index)
         player.route_points += self._shared.route_scores[route.index]
-        self.hook.ttr_route_claimed(game=self, seat=seat, route=route)
+        if "ttr_route_claimed" in self.hook.implemented:
+            self.hook.ttr_route_claimed(game=self, seat=seat, route=route)
 
     def free_route(self, route: Route) -> int:
         """Make an owned ``route`` free again: its owner gets the trains back and loses its points
@@ -120,7 +133,8 @@ class TableOperations:
         owner.trains += route.length
         owner.route_points -= self._shared.route_scores[route.index]
         st.owner[route.index] = -1
-        self.hook.ttr_route_released(game=self, seat=seat, route=route)
+        if "ttr_route_released" in self.hook.implemented:
+            self.hook.ttr_route_released(game=self, seat=seat, route=route)
         return seat
 
     def closed_routes(self, seat: int) -> dict[int, str]:
@@ -131,13 +145,28 @@ class TableOperations:
         """The free routes ``seat`` may not claim now, each with its ``Refusal``: the code the
         closing rule gave (``own-parallel`` for R-PAR-1 in the built-in rules), or ``closed`` for a
         rule that answered ``ttr_closed_routes`` with a reason only. Where two rules close a route,
-        the last one says why."""
-        closed: dict[int, Refusal] = {}
-        for answer in self.hook.ttr_closed_routes(game=self, seat=seat, route=None):
-            if answer:  # most turns close nothing
-                for index, why in answer.items():
-                    closed[index] = _as_refusal(why)
-        return closed
+        the last one says why.
+
+        The rules are asked once for each seat until a route changes hands (their answer depends on
+        the owners of the routes and the seat): the answer is kept in ``game.memo``."""
+        kept = self._kept_closures(seat)
+        if kept is None:
+            closed: dict[int, Refusal] = {}
+            for answer in self.hook.ttr_closed_routes(game=self, seat=seat, route=None):
+                if answer:  # most turns close nothing
+                    for index, why in answer.items():
+                        closed[index] = _as_refusal(why)
+            kept = _Closures(self.state.owner[:], closed)
+            self.memo.setdefault(CLOSURES_MEMO, {})[seat] = kept
+        return dict(kept.refusals)
+
+    def _kept_closures(self, seat: int) -> _Closures | None:
+        """The closures of ``seat`` kept in ``game.memo``, if no route changed hands since."""
+        by_seat = self.memo.get(CLOSURES_MEMO)
+        kept = None if by_seat is None else by_seat.get(seat)
+        if kept is None or kept.owner != self.state.owner:
+            return None
+        return kept
 
     def claim_problem(self, seat: int, route: Route) -> Refusal | None:
         """Why ``seat`` cannot place ``route`` now whatever it pays, or None: owned already
@@ -149,9 +178,13 @@ class TableOperations:
         if owner >= 0:
             return Refusal(TAKEN, f"{route.id} belongs to seat {owner} already (R-ROUTE-5)")
         index, closure = route.index, _OPEN
-        for answer in self.hook.ttr_closed_routes(game=self, seat=seat, route=route):
-            if answer and index in answer:  # ``closures`` for one route, without merging the answers
-                closure = answer[index]
+        kept = self._kept_closures(seat)  # a claim is mostly checked right after it was listed
+        if kept is not None:
+            closure = kept.refusals.get(index, _OPEN)
+        else:
+            for answer in self.hook.ttr_closed_routes(game=self, seat=seat, route=route):
+                if answer and index in answer:  # ``closures`` for one route, without merging the answers
+                    closure = answer[index]
         if closure is not _OPEN:
             return _as_refusal(closure)
         trains = st.players[seat].trains
