@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from ttr_core import hidden, manager
+from ttr_core.acting import Acting, SeatActions
 from ttr_core.actions import Action, Registration
 from ttr_core.errors import (
     GameOver,
@@ -238,6 +239,29 @@ class Game(TableOperations, OpenRowOperations):
             for r in self.registry
             if r.starts_turn and not r.fallback
         )
+
+    def acting(self) -> Acting:
+        """Who may act now and with what: each active seat's legal actions and the actions it may
+        play at any time, and whether the seats to act decide together (see :class:`Acting`).
+        During the setup every seat answers its own starting decision, in any order, from the
+        first action on; after it one seat acts at a time."""
+        st = self.state
+        if st.phase == "over":
+            return Acting((), None)
+        to_act = set(self.to_act())
+        any_time = [r.handler for r in self.registry if r.any_time]
+        seats = []
+        for seat in self.active_seats():
+            legal = tuple(self.legal_actions(seat)) if seat in to_act else ()
+            try:
+                anytime = tuple(a for handler in any_time for a in handler.legal(self, seat))
+            except TTRError:
+                raise
+            except Exception as exc:  # a plugin failed while listing its actions
+                raise self._blame(exc, seat, None, doing=f"listing the actions seat {seat} may play at any time") from exc
+            if legal or anytime:
+                seats.append(SeatActions(seat, legal, anytime))
+        return Acting(tuple(seats), 0 if st.phase == "setup" else None)
 
     # --- acting -----------------------------------------------------------------------------
 
