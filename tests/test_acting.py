@@ -33,6 +33,7 @@ def test_in_the_setup_every_seat_chooses_its_tickets_at_the_same_time():
     acting = game.acting()
     assert [s.seat for s in acting.seats] == [0, 2] and acting.together_since == 0  # seat 1 has chosen
     assert acting.of(1).legal == () and acting.of(1).any_time == ()
+    assert [s.seat for s in game.acting([2]).seats] == [2]  # a host asking for one reader
 
 
 def test_after_the_setup_one_seat_acts_at_a_time():

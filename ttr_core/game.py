@@ -12,7 +12,7 @@ only from ``game.rng``, seeded here), which is what records store and what ``rep
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -240,18 +240,23 @@ class Game(TableOperations, OpenRowOperations):
             if r.starts_turn and not r.fallback
         )
 
-    def acting(self) -> Acting:
+    def acting(self, seats: Iterable[int] | None = None) -> Acting:
         """Who may act now and with what: each active seat's legal actions and the actions it may
         play at any time, and whether the seats to act decide together (see :class:`Acting`).
         During the setup every seat answers its own starting decision, in any order, from the
-        first action on; after it one seat acts at a time."""
+        first action on; after it one seat acts at a time. ``seats``: only these seats are listed
+        (a host asking for one reader spares the listing of the others)."""
         st = self.state
         if st.phase == "over":
             return Acting((), None)
         to_act = set(self.to_act())
         any_time = [r.handler for r in self.registry if r.any_time]
-        seats = []
-        for seat in self.active_seats():
+        asked = self.active_seats()
+        if seats is not None:
+            wanted = set(seats)
+            asked = [seat for seat in asked if seat in wanted]
+        found = []
+        for seat in asked:
             legal = tuple(self.legal_actions(seat)) if seat in to_act else ()
             try:
                 anytime = tuple(a for handler in any_time for a in handler.legal(self, seat))
@@ -260,8 +265,8 @@ class Game(TableOperations, OpenRowOperations):
             except Exception as exc:  # a plugin failed while listing its actions
                 raise self._blame(exc, seat, None, doing=f"listing the actions seat {seat} may play at any time") from exc
             if legal or anytime:
-                seats.append(SeatActions(seat, legal, anytime))
-        return Acting(tuple(seats), 0 if st.phase == "setup" else None)
+                found.append(SeatActions(seat, legal, anytime))
+        return Acting(tuple(found), 0 if st.phase == "setup" else None)
 
     # --- acting -----------------------------------------------------------------------------
 

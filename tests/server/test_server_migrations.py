@@ -286,7 +286,9 @@ class Ack:  # what check_stored reads: an action stored at ``version``
 def check_upgraded(url: str, built: Built) -> None:
     from ttr_server import db
     from ttr_server.lobby import Lobby
-    from ttr_server.service import Ended, GameService, Status
+    from ttr_server.errors import Ended
+    from ttr_server.service import GameService
+    from ttr_server.storage import Status
 
     games = built.games
     engine = db.make_engine(url)
