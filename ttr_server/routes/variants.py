@@ -27,12 +27,12 @@ class PlayerRangeOut(BaseModel):
 class VariantOut(BaseModel):
     id: str
     title: str
+    description: str = ""
     version: int = Field(description="The current rules version: new games get it unless they ask for another.")
     versions: list[int]
     map: str
     players: PlayerRangeOut
     plugins: list[str]
-    description: str = ""
 
 
 class VariantsOut(BaseModel):
