@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 import attrs
+import pytest
 
 from ttr_core import variant
+from ttr_core.errors import PluginFailed
 from ttr_core.game import Game
 from ttr_core.manager import local_plugins
 from ttr_core.plugin import Action, Plugin, hookimpl
@@ -89,3 +91,21 @@ def test_a_house_rules_out_of_turn_action_is_listed_like_any_other(tmp_path):
         game = keep_all_starting_tickets(Game(variant.load(str(path)), ["A", "B"], 1))
         acting = game.acting()
     assert [(s.seat, s.any_time) for s in acting.seats] == [(0, (RaiseHand(),)), (1, (RaiseHand(),))]
+
+
+class BrokenHands(RaisingHands):
+    """The same house rule with a bug in its listing."""
+
+    def legal(self, game, seat):
+        raise ValueError("no hands today")
+
+
+def test_a_plugin_failing_to_list_its_out_of_turn_actions_is_named(tmp_path):
+    path = tmp_path / "usa-broken.toml"
+    path.write_text('id = "usa-broken"\ntitle = "t"\nextends = "usa"\n[versions.1]\nadd_plugins = ["broken-hands"]\n',
+                    encoding="utf-8")
+    with local_plugins({"broken-hands": BrokenHands}):
+        game = keep_all_starting_tickets(Game(variant.load(str(path)), ["A", "B"], 1))
+        with pytest.raises(PluginFailed) as failed:
+            game.acting()
+    assert failed.value.plugin == "broken-hands" and "at any time" in str(failed.value)

@@ -250,23 +250,25 @@ class Game(TableOperations, OpenRowOperations):
         if st.phase == "over":
             return Acting((), None)
         to_act = set(self.to_act())
-        any_time = [r.handler for r in self.registry if r.any_time]
-        asked = self.active_seats()
-        if seats is not None:
-            wanted = set(seats)
-            asked = [seat for seat in asked if seat in wanted]
+        any_time = tuple(r.handler for r in self.registry if r.any_time)
+        wanted = None if seats is None else set(seats)
         found = []
-        for seat in asked:
+        for seat in self.active_seats():
+            if wanted is not None and seat not in wanted:
+                continue
             legal = tuple(self.legal_actions(seat)) if seat in to_act else ()
-            try:
-                anytime = tuple(a for handler in any_time for a in handler.legal(self, seat))
-            except TTRError:
-                raise
-            except Exception as exc:  # a plugin failed while listing its actions
-                raise self._blame(exc, seat, None, doing=f"listing the actions seat {seat} may play at any time") from exc
+            anytime = self._any_time_actions(seat, any_time)
             if legal or anytime:
                 found.append(SeatActions(seat, legal, anytime))
         return Acting(tuple(found), 0 if st.phase == "setup" else None)
+
+    def _any_time_actions(self, seat: int, handlers: tuple) -> tuple[Action, ...]:
+        try:
+            return tuple(a for handler in handlers for a in handler.legal(self, seat))
+        except TTRError:
+            raise
+        except Exception as exc:  # a plugin failed while listing its actions
+            raise self._blame(exc, seat, None, doing=f"listing the actions seat {seat} may play at any time") from exc
 
     # --- acting -----------------------------------------------------------------------------
 
