@@ -10,19 +10,19 @@ Chromium, the placement of the city names on each shipped map. Figures are print
 from __future__ import annotations
 
 import json
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
+
+from server_kit import hurried_choice, server_process  # noqa: E402 - as bench/server_capacity.py
+
 CHROMIUM = "/usr/bin/chromium"
-PREFERENCE = ("claim-route", "pay-tunnel", "draw-card", "keep-tickets", "draw-tickets")
 
 
 def _get(base, path, token=None):
@@ -38,37 +38,6 @@ def _post(base, path, body, token=None):
         return json.load(r)
 
 
-def _hurry(legal):
-    for kind in PREFERENCE:
-        options = [a for a in legal if a["kind"] == kind]
-        if kind == "keep-tickets" and options:
-            return max(options, key=lambda a: len(a["tickets"]))
-        if options:
-            return options[0]
-    return legal[0]
-
-
-@contextmanager
-def _server(db: Path, cwd: Path):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "ttr_cli.main", "serve", "--db", f"sqlite:///{db}", "--host", "127.0.0.1",
-                             "--port", str(port), "--bot-delay", "0", "--log-level", "warning", "--allow-seed"], cwd=cwd)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                _get(base, "/api/health")
-                break
-            except (urllib.error.URLError, ConnectionError):
-                time.sleep(0.1)
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(15)
-
-
 def _timed(fn, n=20):
     runs = []
     for _ in range(n):
@@ -80,17 +49,19 @@ def _timed(fn, n=20):
 
 def main() -> None:
     tmp = Path(tempfile.mkdtemp())
-    db = tmp / "games.sqlite3"
-    with _server(db, tmp) as base:
+    db = f"sqlite:///{tmp / 'games.sqlite3'}"
+    with server_process(db, tmp) as server:
+        base = server.base
         game = _post(base, "/api/games", {"variant": "usa", "seed": 7, "seats": [{"name": "Ada"}, {"name": "Robo", "bot": "ticket"}]})
         gid, token = game["game"], game["seats"][0]["token"]
         while (snap := _get(base, f"/api/games/{gid}", token))["view"]["phase"] != "over":
             if snap["legal"]:
                 try:
-                    _post(base, f"/api/games/{gid}/actions", {"version": snap["version"], "action": _hurry(snap["legal"])}, token)
+                    _post(base, f"/api/games/{gid}/actions", {"version": snap["version"], "action": hurried_choice(snap["legal"])}, token)
                 except urllib.error.HTTPError:
                     pass  # the bot moved in between
-    with _server(db, tmp) as base:  # a fresh process: the first read replays the stored game
+    with server_process(db, tmp) as server:  # a fresh process: the first read replays the stored game
+        base = server.base
         t = time.perf_counter()
         log = _get(base, f"/api/games/{gid}/moves")
         cold = (time.perf_counter() - t) * 1000

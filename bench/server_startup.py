@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import platform
-import socket
 import statistics
 import subprocess
 import sys
@@ -40,6 +39,10 @@ from ttr_core.game import Game
 from ttr_core.state import digest
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "server"))
+
+from server_kit import server_process  # noqa: E402 - the suite's server process, as bench/server_capacity.py
+
 BOT = "ticket"
 # (variant, players, seed, actions): None plays to the end
 FINISHED = [("usa", 2, 1, None), ("usa", 4, 2, None), ("europe", 3, 3, None), ("europe", 5, 4, None)]
@@ -125,12 +128,6 @@ def populate(url: str, finished: int, live: int) -> None:
 # --- a server's start -----------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _get(base: str, path: str) -> int:
     try:
         with urllib.request.urlopen(base + path, timeout=5) as r:
@@ -155,44 +152,19 @@ class Start:
 
 
 def start(url: str, cwd: Path, first_read: str | None) -> Start:
-    """Start ``ttr serve`` on ``url`` and time it to its first health 200; then the first read of
-    the game ``first_read``, unless None."""
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = cwd / f"server-{port}.log"
-    with log.open("wb") as out:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "ttr_cli.main", "serve", "--db", url, "--host", "127.0.0.1",
-                                 "--port", str(port), "--log-level", "warning"], cwd=cwd, stdout=out,
-                                stderr=subprocess.STDOUT)
-    try:
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the server exited with {proc.returncode}:\n{log.read_text()}")
-            try:
-                if _get(base, "/api/health") == 200:
-                    break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if time.perf_counter() - t0 > 300:
-                raise RuntimeError(f"the server did not come up in 300 s:\n{log.read_text()}")
-            time.sleep(0.01)
+    """Start ``ttr serve`` on ``url`` (its default settings) and time it to its first health 200;
+    then the first read of the game ``first_read``, unless None."""
+    t0 = time.perf_counter()
+    with server_process(url, cwd, bot_delay=0.5, options=(), up_within=300.0, poll=0.01) as server:
         ready = time.perf_counter() - t0
-        cpu = _cpu_seconds(proc.pid)
+        cpu = _cpu_seconds(server.proc.pid)
         read_ms = None
         if first_read is not None:
             t = time.perf_counter()
-            status = _get(base, f"/api/games/{first_read}")
+            status = _get(server.base, f"/api/games/{first_read}")
             read_ms = (time.perf_counter() - t) * 1000
             assert status == 200, status
         return Start(ready, cpu, read_ms)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
 
 
 def _databases(tmp: Path, postgres: str | None) -> tuple[str, str]:

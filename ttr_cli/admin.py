@@ -67,7 +67,7 @@ class _Service:
         return self.service
 
     def __exit__(self, kind, exc, tb):
-        from ttr_server.service import ServiceError
+        from ttr_server.errors import ServiceError
 
         self.service.close()
         self.engine.dispose()

@@ -12,12 +12,13 @@ only from ``game.rng``, seeded here), which is what records store and what ``rep
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import attrs
 
 from ttr_core import hidden, manager
+from ttr_core.acting import Acting, SeatActions
 from ttr_core.actions import Action, Registration
 from ttr_core.errors import (
     GameOver,
@@ -238,6 +239,36 @@ class Game(TableOperations, OpenRowOperations):
             for r in self.registry
             if r.starts_turn and not r.fallback
         )
+
+    def acting(self, seats: Iterable[int] | None = None) -> Acting:
+        """Who may act now and with what: each active seat's legal actions and the actions it may
+        play at any time, and whether the seats to act decide together (see :class:`Acting`).
+        During the setup every seat answers its own starting decision, in any order, from the
+        first action on; after it one seat acts at a time. ``seats``: only these seats are listed
+        (a host asking for one reader spares the listing of the others)."""
+        st = self.state
+        if st.phase == "over":
+            return Acting((), None)
+        to_act = set(self.to_act())
+        any_time = tuple(r.handler for r in self.registry if r.any_time)
+        wanted = None if seats is None else set(seats)
+        found = []
+        for seat in self.active_seats():
+            if wanted is not None and seat not in wanted:
+                continue
+            legal = tuple(self.legal_actions(seat)) if seat in to_act else ()
+            anytime = self._any_time_actions(seat, any_time)
+            if legal or anytime:
+                found.append(SeatActions(seat, legal, anytime))
+        return Acting(tuple(found), 0 if st.phase == "setup" else None)
+
+    def _any_time_actions(self, seat: int, handlers: tuple) -> tuple[Action, ...]:
+        try:
+            return tuple(a for handler in handlers for a in handler.legal(self, seat))
+        except TTRError:
+            raise
+        except Exception as exc:  # a plugin failed while listing its actions
+            raise self._blame(exc, seat, None, doing=f"listing the actions seat {seat} may play at any time") from exc
 
     # --- acting -----------------------------------------------------------------------------
 

@@ -30,14 +30,21 @@ How it holds together:
   rules when the variant's current version moves on.
 - ``service.py``: an action is checked and applied to the live game in memory, then its log entry
   and the game's new version (and state digest) are written in one transaction, conditional on
-  the version it was based on; only then is it acknowledged. Writes waiting together share one
-  commit (``db.GroupCommit``). Live games are kept in memory and brought level with the log
-  before every use, so several processes can serve the same games from one PostgreSQL database.
+  the version it was based on; only then is it acknowledged. The service holds its concerns
+  together: ``storage.py`` (the database's reads and writes; writes waiting together share one
+  commit, ``db.GroupCommit``), ``live.py`` (live games, brought level with the log before every
+  use, so several processes can serve the same games from one PostgreSQL database; a lock per
+  game), ``seats.py`` (seats and tokens), ``idempotency.py`` (a resent action applied once),
+  ``expiry.py`` (games aborted, expired, deleted), ``listing.py``, ``bot_runner.py`` (the
+  server's bots). What a seat may do, in or out of turn, it asks of the engine (``Game.acting``).
 - Tokens come from ``secrets``; only their SHA-256 is stored, compared in constant time. A seat
   sees ``game.view(seat)`` and nothing else; the event stream carries only public data.
-- ``app.py``: the FastAPI application; ``limits.py``: the limits against abuse at the application
+- ``app.py``: the FastAPI application, with its routers by resource in ``routes/`` (variants,
+  games, actions, the game page's data, the lobby, the health check, the pages); ``errors.py``:
+  the refusals and their status codes; ``limits.py``: the limits against abuse at the application
   level (body size, header count, games per client, event streams) and the headers every response
   carries; ``connections.py``: the limits at the socket level (request deadline, connections per
   client, request-head size); ``backup.py``: backups during play; ``events.py``: wakes the event
-  streams; ``static/``: the page (HTML, JS, SVG; no build step).
+  streams; ``lobby.py``: games whose seats are taken by invitation; ``moves.py``: what the game
+  page shows beside the board; ``static/``: the page (HTML, JS, SVG; no build step).
 """

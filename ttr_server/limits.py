@@ -16,6 +16,13 @@ client) are at the socket level, in ``connections.py``.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
+
+from ttr_server.errors import SeedRefused, TooMany
+from ttr_server.shared_limits import SharedRateLimit
+
+if TYPE_CHECKING:
+    from ttr_server.service import GameService
 
 
 class BodyLimit:
@@ -142,3 +149,36 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class Admission:
+    """The check every new game passes (``POST /api/games`` and the lobby's), called with the
+    request, the client's seed (None: the server draws one) and whether every seat is a bot: a
+    client's seed only with ``allow_seed``, at most ``games_per_minute`` new games per client
+    address, and at most ``max_bot_games`` unfinished games without a person."""
+
+    def __init__(self, service: GameService, *, allow_seed: bool, games_per_minute: int, max_bot_games: int):
+        self.service = service
+        self.allow_seed = allow_seed
+        self.games_per_minute = games_per_minute
+        self.max_bot_games = max_bot_games
+        self.creations = SharedRateLimit(service.engine, "create-game", games_per_minute, 60.0)
+
+    def __call__(self, request, seed: int | None, bots_only: bool) -> None:
+        if seed is not None and not self.allow_seed:
+            raise SeedRefused("this server does not take a client's seed (whoever knows it knows every hand); "
+                              "it was not started with --allow-seed")
+        wait = self.creations.take(client_address(request))
+        if wait:
+            raise TooMany(f"at most {self.games_per_minute} new games per minute from one address",
+                          retry_after=int(wait) + 1)
+        if bots_only:
+            running = self.service.running_bot_only_games()
+            if running >= self.max_bot_games:
+                raise TooMany(f"{running} games without a person are running; this server allows "
+                              f"{self.max_bot_games}: seat a person, or try again later", retry_after=60)
+
+
+def client_address(request) -> str:
+    """The peer's address; behind a reverse proxy, the one it forwards (uvicorn's --forwarded-allow-ips)."""
+    return request.client.host if request.client else "unknown"

@@ -30,9 +30,10 @@ import sqlalchemy as sa
 from ttr_server import db
 from ttr_server.identifiers import new_identifier
 from ttr_server.names import clashing_names, name_key
-from ttr_server.service import (
-    GameService, NotFound, Prepared, Rejected, Seat, ServiceError, Unauthorized, hash_token,
-)
+from ttr_server.errors import NotFound, Rejected, ServiceError, Unauthorized
+from ttr_server.seats import hash_token
+from ttr_server.service import GameService, Prepared
+from ttr_server.storage import Seat
 
 
 class InvitationInvalid(ServiceError):
@@ -149,7 +150,7 @@ class Lobby:
             if full:
                 conn.execute(sa.insert(db.games).values(**row))
 
-        self.service.commits.run(game_id, write)
+        self.service.store.commits.run(game_id, write)
         if full:
             self.service.adopt(prepared)
         game = LobbyGame(game_id, row["variant"], row["rules_version"], listed, now, full,
@@ -165,10 +166,10 @@ class Lobby:
         cutoff = datetime.fromtimestamp(time.time() - idle_seconds, timezone.utc)
         g, s = db.lobby_games, db.lobby_seats
         recent = sa.select(s.c.game_id).where(s.c.game_id == g.c.id, s.c.joined_at >= cutoff).exists()
-        with self.service.reads.connect() as conn:
+        with self.service.store.reads.connect() as conn:
             ids = [r.id for r in conn.execute(
                 sa.select(g.c.id).where(g.c.started_at.is_(None), g.c.created_at < cutoff, ~recent)).all()]
-        return [game_id for game_id in ids if self.service.commits.run(game_id, self._remove_unstarted(game_id, cutoff))]
+        return [game_id for game_id in ids if self.service.store.commits.run(game_id, self._remove_unstarted(game_id, cutoff))]
 
     @staticmethod
     def _remove_unstarted(game_id: str, cutoff: datetime):
@@ -194,7 +195,7 @@ class Lobby:
     def listing(self) -> list[LobbyGame]:
         """The listed games with a free seat, newest first."""
         g = db.lobby_games
-        with self.service.reads.connect() as conn:
+        with self.service.store.reads.connect() as conn:
             rows = conn.execute(
                 sa.select(g).where(g.c.started_at.is_(None), g.c.listed.is_(True))
                 .order_by(g.c.created_at.desc()).limit(self.listing_size)
@@ -203,7 +204,7 @@ class Lobby:
         return [_game(r, seats.get(r.id, ())) for r in rows]
 
     def get(self, game_id: str) -> LobbyGame:
-        with self.service.reads.connect() as conn:
+        with self.service.store.reads.connect() as conn:
             row = conn.execute(sa.select(db.lobby_games).where(db.lobby_games.c.id == game_id)).first()
             if row is None:
                 raise NotFound(f"no game {game_id!r} in the lobby")
@@ -225,7 +226,7 @@ class Lobby:
         """The seat ``join`` would give now (nothing is taken): so that a page can say at once that
         a link is stale, before its reader types a name. Refuses as ``join`` would."""
         given = None if invitation is None else hash_token(invitation)
-        with self.service.reads.connect() as conn:
+        with self.service.store.reads.connect() as conn:
             game = conn.execute(sa.select(db.lobby_games).where(db.lobby_games.c.id == game_id)).first()
             if game is None:
                 raise NotFound(f"no game {game_id!r} in the lobby")
@@ -244,7 +245,7 @@ class Lobby:
             except ServiceError as exc:  # refused before anything was written
                 return exc
 
-        joined, prepared = self.service.commits.run(game_id, write)
+        joined, prepared = self.service.store.commits.run(game_id, write)
         if prepared is not None:
             self.service.adopt(prepared)
         return joined
@@ -285,7 +286,7 @@ class Lobby:
             except ServiceError as exc:
                 return exc
 
-        return self.service.commits.run(game_id, write)
+        return self.service.store.commits.run(game_id, write)
 
     def _reissue(self, conn: sa.Connection, game_id: str, host: str, seat: int, secret: str) -> Reissued:
         s = db.lobby_seats

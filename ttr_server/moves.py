@@ -18,15 +18,14 @@ from collections import OrderedDict
 from typing import Any
 
 import attrs
-import sqlalchemy as sa
 
 from ttr_analysis.move_words import Turn, Turns, final_round_words
 from ttr_analysis.trails import trail_routes
 from ttr_core import variant
 from ttr_core.claims import CANNOT_PAY, claim_options
 from ttr_core.game import Game
-from ttr_server import db
-from ttr_server.service import GameService, NotFound, NotOver
+from ttr_server.errors import NotFound, NotOver
+from ttr_server.service import GameService
 
 #: replicas kept (the games followed most recently)
 CACHE = 256
@@ -119,13 +118,8 @@ class GamePageData:
         upto = self.service.status(game_id).version
         if upto <= replica.version:
             return
-        q = sa.select(db.actions.c.n, db.actions.c.seat, db.actions.c.data).where(
-            db.actions.c.game_id == game_id, db.actions.c.n > replica.version, db.actions.c.n <= upto
-        ).order_by(db.actions.c.n)
-        with self.service.reads.connect() as conn:
-            rows = conn.execute(q).all()
         game = replica.game
-        for n, seat, data in rows:
+        for n, seat, data in self.service.store.actions(game_id, replica.version, upto):
             if n != replica.version + 1:
                 break  # a gap: the next read tries again
             action = game.registry.from_data(json.loads(data), seat)

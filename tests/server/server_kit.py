@@ -96,6 +96,28 @@ def hurried_choice(legal: list[dict]) -> dict:
     return legal[0]
 
 
+def tunnel_opening(tries: int = 300) -> tuple[int, dict]:
+    """A seed of a two-player ``europe`` game in which seat 0's first turn can be a tunnel claim that
+    turns up extra cards (the deck's order depends on the seed alone), with that claim as record data."""
+    from ttr_kit import testing
+
+    for seed in range(tries):
+        game = testing.new_game("europe", 2, seed)
+        for seat in (0, 1):
+            game.apply(seat, max(game.legal_actions(seat), key=lambda a: len(a.tickets)))
+        for claim in game.legal_actions(0):
+            if claim.kind != "claim-route" or not game.board.routes[game.board.route_index[claim.route]].tunnel:
+                continue
+            trial = testing.new_game("europe", 2, seed)
+            for seat, action in game.log:
+                trial.apply(seat, action)
+            trial.apply(0, claim)
+            decision = trial.state.players[0].decision
+            if decision is not None and decision.kind == "tunnel-extra" and decision.extra >= 1:
+                return seed, game.registry.to_data(claim)
+    pytest.fail("no seed opens with a tunnel that asks for extra cards")
+
+
 # --- a server process --------------------------------------------------------------------------
 
 
@@ -134,7 +156,9 @@ TEST_OPTIONS = ("--allow-seed", "--games-per-minute", "0", "--max-bot-games", "1
 
 @contextlib.contextmanager
 def server_process(db_url: str, log_dir: Path, bot_delay: float = 0.0, options=TEST_OPTIONS,
-                   preexec_fn=None) -> Iterator[Server]:
+                   preexec_fn=None, *, up_within: float = 60.0, poll: float = 0.1) -> Iterator[Server]:
+    """A ``ttr serve`` process on ``db_url``, yielded once its health check answers ok (within
+    ``up_within`` seconds, looked at every ``poll`` seconds); stopped at the end of the block."""
     port = free_port()
     log = log_dir / f"server-{port}.log"
     cwd = work_dir(log_dir, f"server-{port}")
@@ -146,7 +170,7 @@ def server_process(db_url: str, log_dir: Path, bot_delay: float = 0.0, options=T
         )
     server = Server(f"http://127.0.0.1:{port}", proc, log, cwd)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + up_within
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"the server exited with {proc.returncode}:\n{log.read_text()}")
@@ -157,8 +181,8 @@ def server_process(db_url: str, log_dir: Path, bot_delay: float = 0.0, options=T
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not come up:\n{log.read_text()}")
-            time.sleep(0.1)
+                raise RuntimeError(f"the server did not come up in {up_within:.0f} s:\n{log.read_text()}")
+            time.sleep(poll)
         yield server
     finally:
         if proc.poll() is None:
@@ -262,3 +286,49 @@ def check_stored(db_url: str, games, acks) -> int:
     finally:
         engine.dispose()
     return checked
+
+
+# --- migrations ----------------------------------------------------------------------------------
+
+_MIGRATION = '''"""{doc}"""
+from alembic import op
+{imports}
+revision = "9001"
+down_revision = {head!r}
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+{body}
+
+
+def downgrade():
+    pass
+'''
+
+
+def migrations_head(scripts: str | Path | None = None) -> str:
+    """The head revision of the migrations at ``scripts`` (the server's own by default)."""
+    from importlib.resources import files
+
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(scripts or files("ttr_server") / "migrations"))
+    return ScriptDirectory.from_config(cfg).get_current_head()
+
+
+def with_migration(folder: Path, doc: str, upgrade: str, imports: str = "") -> Path:
+    """A copy of the server's migrations in ``folder``, with one more after their head (revision
+    9001): ``doc`` its docstring, ``upgrade`` the source of its ``upgrade()``'s body, after ``imports``."""
+    from importlib.resources import files
+
+    import textwrap
+
+    shutil.copytree(files("ttr_server") / "migrations", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    body = textwrap.indent(textwrap.dedent(upgrade).strip(), "    ")
+    (folder / "versions" / "9001_test.py").write_text(
+        _MIGRATION.format(doc=doc, imports=imports, head=migrations_head(), body=body), encoding="utf-8")
+    return folder

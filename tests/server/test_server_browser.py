@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from server_kit import CHROMIUM, CHROMIUM_ARGS, get_json, need, post_json, server_process, wait_in_page
+from server_kit import (
+    CHROMIUM, CHROMIUM_ARGS, get_json, need, post_json, server_process, tunnel_opening, wait_in_page,
+)
 
 playwright = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
 
@@ -208,34 +210,10 @@ def test_a_station_is_built_by_clicking_a_city(browser_page):
     assert not problems, problems
 
 
-def _tunnel_opening(tries: int = 300):
-    """A seed of a two-player ``europe`` game in which seat 0's first turn can be a tunnel claim that
-    turns up extra cards (the deck's order depends on the seed alone), with that claim."""
-    from ttr_kit import testing
-
-    for seed in range(tries):
-        game = testing.new_game("europe", 2, seed)
-        for seat in (0, 1):
-            keep = max((a for a in game.legal_actions(seat)), key=lambda a: len(a.tickets))
-            game.apply(seat, keep)
-        for claim in game.legal_actions(0):
-            route = game.board.routes[game.board.route_index[claim.route]] if claim.kind == "claim-route" else None
-            if route is None or not route.tunnel:
-                continue
-            trial = testing.new_game("europe", 2, seed)
-            for seat, action in game.log:
-                trial.apply(seat, action)
-            trial.apply(0, claim)
-            decision = trial.state.players[0].decision
-            if decision is not None and decision.kind == "tunnel-extra":
-                return seed, game.registry.to_data(claim)
-    pytest.fail("no seed opens with a tunnel that asks for extra cards")
-
-
 def test_a_tunnel_asks_for_extra_cards_and_can_be_given_up(browser_page):
     """Europe's tunnels: the turned cards and the extra are shown, paying or giving up are offered
     as buttons from the legal actions, and giving up leaves the route free and the hand whole."""
-    seed, claim = _tunnel_opening()
+    seed, claim = tunnel_opening()
     server, page, problems = browser_page
     game = post_json(server.base, "/api/games", {"variant": "europe", "seed": seed,
                                              "seats": [{"name": "Ada"}, {"name": "Robo", "bot": "random"}]})

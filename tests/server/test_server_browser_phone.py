@@ -163,10 +163,10 @@ def test_whole_turns_by_taps_cards_face_up_and_blind_and_a_claim(phone_site):
 
 
 def test_a_station_and_a_tunnel_by_taps(phone_site):
-    from test_server_browser import _tunnel_opening
+    from server_kit import tunnel_opening
 
     s = phone_site
-    seed, claim = _tunnel_opening()
+    seed, claim = tunnel_opening()
     game = s.game("europe", seed=seed, bots=("random",))
     page = s.open(game["seats"][0]["url"], PHONE)
     page.wait_for_selector("#keep-tickets")

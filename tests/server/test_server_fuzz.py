@@ -101,7 +101,7 @@ def test_actions_of_any_shape_reach_the_engine_and_get_a_4xx(client, variant_id)
     tokens = [s["token"] for s in created["seats"]]
     service = client.app.state.service
     service.snapshot(gid, None)  # makes sure the game is live in memory
-    kinds = service._cached(gid).game.registry.kinds()
+    kinds = service.live.cached(gid).game.registry.kinds()
 
     @given(kind=st.sampled_from([*kinds, "nope"]), fields=st.dictionaries(st.sampled_from(_FIELDS), _json, max_size=4),
            seat=st.sampled_from([0, 1]))

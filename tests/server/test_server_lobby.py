@@ -113,7 +113,7 @@ def test_seats_are_taken_once_when_many_join_at_the_same_moment(make_client, dat
     (each with its own writer): each free seat goes to exactly one joiner, and the game starts
     once, with exactly those players."""
     from ttr_server.lobby import Lobby
-    from ttr_server.service import ServiceError
+    from ttr_server.errors import ServiceError
 
     one, two = make_client(db_url=database_url), make_client(db_url=database_url)
     opened = open_game(one, [{"name": "Ada"}, {}, {}, {}], listed=True)

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
-import textwrap
 from datetime import datetime, timezone
 from importlib.resources import files
 
@@ -26,7 +24,7 @@ import attrs
 import pytest
 import sqlalchemy as sa
 
-from server_kit import check_stored
+from server_kit import check_stored, migrations_head, with_migration
 
 from ttr_bots import bot_class
 from ttr_core import record, variant
@@ -257,19 +255,10 @@ def build_and_upgrade(url: str, scripts: str, games: list[Played]) -> Built:
             before = contents(conn)
         db.migrate(engine, script_location=scripts)  # every remaining revision, as the server starts
         with engine.connect() as conn:
-            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == head(scripts)
+            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == migrations_head(scripts)
     finally:
         engine.dispose()
     return Built(games, keys, before)
-
-
-def head(scripts: str) -> str:
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-
-    cfg = Config()
-    cfg.set_main_option("script_location", scripts)
-    return ScriptDirectory.from_config(cfg).get_current_head()
 
 
 # --- what must hold after the upgrade ----------------------------------------------------------
@@ -286,7 +275,9 @@ class Ack:  # what check_stored reads: an action stored at ``version``
 def check_upgraded(url: str, built: Built) -> None:
     from ttr_server import db
     from ttr_server.lobby import Lobby
-    from ttr_server.service import Ended, GameService, Status
+    from ttr_server.errors import Ended
+    from ttr_server.service import GameService
+    from ttr_server.storage import Status
 
     games = built.games
     engine = db.make_engine(url)
@@ -373,23 +364,11 @@ def test_a_populated_database_upgrades_from_the_first_revision_without_losing_an
     check_upgraded(database_url, built)
 
 
-BROKEN = '''
-"""A deliberately broken migration (for the test that shows the checks notice it)."""
-from alembic import op
+def broken(folder, sql: str):
+    """The server's migrations and, after them, one that runs ``sql``."""
+    return with_migration(folder, "A deliberately broken migration (for the test that shows the checks notice it).",
+                          f"op.execute({sql!r})")
 
-revision = "9001"
-down_revision = {head!r}
-branch_labels = None
-depends_on = None
-
-
-def upgrade():
-    op.execute({sql!r})
-
-
-def downgrade():
-    pass
-'''
 
 #: a broken migration's SQL, and what notices it
 SABOTAGES = {
@@ -405,11 +384,8 @@ SABOTAGES = {
 
 @pytest.mark.parametrize("sabotage", SABOTAGES)
 def test_a_migration_that_loses_or_corrupts_data_is_noticed(sabotage, tmp_path, played):
-    scripts = tmp_path / "migrations"
-    shutil.copytree(MIGRATIONS, scripts, ignore=shutil.ignore_patterns("__pycache__"))
     sql, noticed_by = SABOTAGES[sabotage]
-    (scripts / "versions" / "9001_broken.py").write_text(
-        textwrap.dedent(BROKEN.format(head=head(str(MIGRATIONS)), sql=sql)))
+    scripts = broken(tmp_path / "migrations", sql)
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     built = build_and_upgrade(url, str(scripts), played)
     with pytest.raises(AssertionError, match=noticed_by):
@@ -419,10 +395,7 @@ def test_a_migration_that_loses_or_corrupts_data_is_noticed(sabotage, tmp_path, 
 def test_a_migration_that_leaves_a_log_without_its_game_is_refused_and_undone(tmp_path, played):
     from ttr_server import db
 
-    scripts = tmp_path / "migrations"
-    shutil.copytree(MIGRATIONS, scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "9001_broken.py").write_text(textwrap.dedent(BROKEN.format(
-        head=head(str(MIGRATIONS)), sql="DELETE FROM games WHERE id = 'done-usa'")))  # its actions stay
+    scripts = broken(tmp_path / "migrations", "DELETE FROM games WHERE id = 'done-usa'")  # its actions stay
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     build_and_upgrade(url, str(MIGRATIONS), played)
     engine = db.make_engine(url)
@@ -430,7 +403,7 @@ def test_a_migration_that_leaves_a_log_without_its_game_is_refused_and_undone(tm
         with pytest.raises(RuntimeError, match="reference is gone"):
             db.migrate(engine, script_location=str(scripts))
         with engine.connect() as conn:
-            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == head(str(MIGRATIONS))
+            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == migrations_head()
             assert conn.execute(sa.text("SELECT count(*) FROM games WHERE id = 'done-usa'")).scalar() == 1
     finally:
         engine.dispose()

@@ -9,23 +9,14 @@ import re
 
 import pytest
 
-from server_kit import bearer, hurried_choice
+from server_kit import bearer, hurried_choice, tunnel_opening
+from test_server_api import TWO, snap
+from test_server_api import create as create_game
 from ttr_core import variant
-
-TWO = [{"name": "Ada"}, {"name": "Bob"}]
 
 
 def create(client, variant_id="usa", seats=TWO, **extra) -> dict:
-    r = client.post("/api/games", json={"variant": variant_id, "seats": seats, **extra})
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-def snap(client, game, seat=None) -> dict:
-    headers = bearer(game["seats"][seat]["token"]) if seat is not None else {}
-    r = client.get(f"/api/games/{game['game']}", headers=headers)
-    assert r.status_code == 200, r.text
-    return r.json()
+    return create_game(client, seats, variant=variant_id, **extra)
 
 
 def moves(client, game, seat=None, since=None) -> dict:
@@ -155,28 +146,8 @@ def test_a_turn_going_on_is_the_last_entry_and_names_nothing_hidden(client):
     assert going["text"] == f"{s['seats'][seat]['name']} drew a card from the deck"
 
 
-def _tunnel_seed(tries: int = 300):
-    from ttr_kit import testing
-
-    for seed in range(tries):
-        g = testing.new_game("europe", 2, seed)
-        for seat in (0, 1):
-            g.apply(seat, max(g.legal_actions(seat), key=lambda a: len(a.tickets)))
-        for claim in g.legal_actions(0):
-            if claim.kind != "claim-route" or not g.board.routes[g.board.route_index[claim.route]].tunnel:
-                continue
-            trial = testing.new_game("europe", 2, seed)
-            for seat, action in g.log:
-                trial.apply(seat, action)
-            trial.apply(0, claim)
-            decision = trial.state.players[0].decision
-            if decision is not None and decision.kind == "tunnel-extra" and decision.extra >= 1:
-                return seed, g.registry.to_data(claim)
-    pytest.fail("no seed opens with a tunnel that asks for extra cards")
-
-
 def test_a_tunnel_is_told_with_the_cards_it_turned_over(client):
-    seed, claim = _tunnel_seed()
+    seed, claim = tunnel_opening()
     game = create(client, "europe", seed=seed)
     for seat in (0, 1):
         s = snap(client, game, seat)

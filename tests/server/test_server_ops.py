@@ -11,19 +11,19 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 import time
 import urllib.error
 from datetime import datetime, timezone
 import urllib.request
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from loadgen import LoadResult, run_load
-from server_kit import bearer, check_stored, free_port, need, server_process, work_dir
+from server_kit import (
+    bearer, check_stored, free_port, migrations_head, need, server_process, with_migration, work_dir,
+)
 from test_server_api import create, keep_all
 
 TWO = [{"name": "Ada"}, {"name": "Bob"}]
@@ -249,42 +249,10 @@ def test_a_postgresql_backup_with_pg_dump_restores_every_action_acknowledged_bef
     acked = result.acks[:before]
     assert check_stored(restored, sorted({a.game for a in acked}), acked) == before
     with psycopg.connect(restored) as conn:  # the restored database is at the schema's head
-        assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == _head()
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == migrations_head()
 
 
 # --- migrations ---------------------------------------------------------------------------------
-
-
-def _head() -> str:
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(files("ttr_server") / "migrations"))
-    return ScriptDirectory.from_config(cfg).get_current_head()
-
-
-REBUILD = '''
-"""A test migration that rebuilds both tables (as changing a column's type or a constraint does on SQLite)."""
-from alembic import op
-import sqlalchemy as sa
-
-revision = "9001"
-down_revision = {head!r}
-branch_labels = None
-depends_on = None
-
-
-def upgrade():
-    with op.batch_alter_table("games", recreate="always") as batch:
-        batch.add_column(sa.Column("note", sa.Text, nullable=True))
-    with op.batch_alter_table("actions", recreate="always") as batch:
-        batch.alter_column("data", existing_type=sa.Text, nullable=False)
-
-
-def downgrade():
-    pass
-'''
 
 
 def test_a_migration_that_rebuilds_tables_works_on_a_populated_sqlite_file(tmp_path):
@@ -305,9 +273,15 @@ def test_a_migration_that_rebuilds_tables_works_on_a_populated_sqlite_file(tmp_p
         counted = conn.execute(sa.text("SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM actions)")).one()
     assert counted == (3, 6)
 
-    scripts = tmp_path / "migrations"
-    shutil.copytree(files("ttr_server") / "migrations", scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "9001_rebuild.py").write_text(textwrap.dedent(REBUILD.format(head=_head())))
+    scripts = with_migration(
+        tmp_path / "migrations",
+        "A test migration that rebuilds both tables (as changing a column's type or a constraint does on SQLite).",
+        """
+        with op.batch_alter_table("games", recreate="always") as batch:
+            batch.add_column(sa.Column("note", sa.Text, nullable=True))
+        with op.batch_alter_table("actions", recreate="always") as batch:
+            batch.alter_column("data", existing_type=sa.Text, nullable=False)
+        """, imports="import sqlalchemy as sa")
     db.migrate(engine, script_location=str(scripts))
 
     with engine.connect() as conn:

@@ -23,8 +23,8 @@ COLORS_AND_JUNK = [*COLORS, None, "locomotive", "plaid"]
 
 def _live(client, game_id):
     service = client.app.state.service
-    with service._locked(game_id):
-        return service._fresh(game_id).game
+    with service.live.locked(game_id):
+        return service.live.fresh(game_id).game
 
 
 def _secrets(game, seat) -> set[str]:
@@ -60,7 +60,7 @@ def _check_shape(body: dict, seat: int | None) -> None:
 def _with_others_redealt(client, game_id, seat, salt, request):
     """Make ``request`` while the live game's hidden parts that ``seat`` may not see (other hands,
     other tickets and offers, both decks) are dealt differently; then put the real state back."""
-    live = client.app.state.service._cached(game_id)
+    live = client.app.state.service.live.cached(game_id)
     real = live.game.state
     # the engine deals anew exactly what a seat may not see (every seat's, for a spectator),
     # keeping every visible count
