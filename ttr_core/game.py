@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -34,6 +34,9 @@ from ttr_core.shuffle import shuffle
 from ttr_core.state import GameState, PlayerState, StateSnapshot, digest
 from ttr_core.table import TableOperations
 from ttr_core.variant import Ruleset
+
+if TYPE_CHECKING:
+    from ttr_core.seat_view import SeatView
 
 
 class SetupError(TTRError):
@@ -443,6 +446,13 @@ class Game(TableOperations, OpenRowOperations):
         data["rng"] = digest(repr(self._generator.generator.getstate()))  # reading its state draws nothing
         data["log"] = len(self.log)
         return data
+
+    def seat_view(self, seat: int) -> SeatView:
+        """What ``seat`` may know, typed and read-only (:class:`~ttr_core.seat_view.SeatView`): what
+        a bot is handed for one decision, closed once it has chosen."""
+        from ttr_core.seat_view import SeatView
+
+        return SeatView.of(self, seat)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): public information plus that seat's own hand,
