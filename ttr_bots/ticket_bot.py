@@ -1,11 +1,9 @@
 """The ticket-seeking bot: plays for its tickets, as most people do, so that simulated games
 resemble real ones.
 
-What it knows is what a player knows: what ``game.view(seat)`` shows (the public table, its own
-hand, tickets and decision; :func:`read_game` reads the fields it uses without building a whole
-view), its legal actions and the public map (``game.board``). It never reads other hands or
-tickets, the deck or the game's generator; its own ``random.Random``, seeded from the game seed
-and its seat, only breaks ties.
+What it knows is what a player knows: its seat's view (``game.seat_view(seat)``: the public
+table, its own hand, tickets and decision, its legal actions, the public map). Its own
+``random.Random``, seeded from the game seed and its seat, only breaks ties.
 
 How it plays, turn by turn:
 
@@ -17,12 +15,10 @@ How it plays, turn by turn:
   join may be saved by stations borrowing other players' routes (where the variant has them).
   The plan is recomputed only when the board, its tickets, trains or stations changed;
 * **cards**: it draws the colours the plan still lacks from the open row, else blind;
-* **claims**: the claims of its planned routes are built from its hand as the built-in claiming
-  rule lists them (R-ROUTE-2..3), instead of listing every claim; should the rules refuse one (a
-  house rule paying for routes otherwise), it takes them from the rules' listing for the rest of
-  the game. It claims planned routes as soon as it can pay them, longest first, paying with
-  the cards the rest of the plan needs least; tunnels it attempts with a spare card in hand,
-  pays the extra when it can, otherwise declines;
+* **claims**: the rules' own listing of its claims (``view.actions("claim-route")``), asked for
+  only on a turn where the hand may pay a planned route. It claims planned routes as soon as it
+  can pay them, longest first, paying with the cards the rest of the plan needs least; tunnels
+  it attempts with a spare card in hand, pays the extra when it can, otherwise declines;
 * **the end**: with its tickets done it draws new tickets while that is safe (trains to spare,
   nobody close to the end), otherwise claims the longest routes it can for points; on its last
   turn it takes the action worth most points at once.
@@ -760,7 +756,7 @@ class TicketBot:
 
     def claim_along_plan(self, board, seen, plan: Plan, claims: list[Action], can_draw: Sized | bool) -> Action | None:
         """The planned route to claim now, if the hand can pay one. Of ``claims`` (a list, or
-        :class:`Claims`), only those of the planned routes the hand may pay are asked for;
+        a listing), only those of the planned routes the hand may pay are asked for;
         ``can_draw``'s truth (a listing of the draws, say) only when a tunnel could be claimed."""
         payable = may_pay(seen, self._free_planned(board, seen, plan).routes)
         if not payable:

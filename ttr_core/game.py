@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
@@ -30,13 +30,12 @@ from ttr_core.errors import (
 from ttr_core.open_row_table import OpenRowOperations
 from ttr_core.prepared import PreparedRules
 from ttr_core.scoring import GameResult, score_game
+from ttr_core.seat_view import SeatView
 from ttr_core.shuffle import shuffle
 from ttr_core.state import GameState, PlayerState, StateSnapshot, digest
 from ttr_core.table import TableOperations
 from ttr_core.variant import Ruleset
 
-if TYPE_CHECKING:
-    from ttr_core.seat_view import SeatView
 
 
 class SetupError(TTRError):
@@ -450,8 +449,6 @@ class Game(TableOperations, OpenRowOperations):
     def seat_view(self, seat: int) -> SeatView:
         """What ``seat`` may know, typed and read-only (:class:`~ttr_core.seat_view.SeatView`): what
         a bot is handed for one decision, closed once it has chosen."""
-        from ttr_core.seat_view import SeatView
-
         return SeatView.of(self, seat)
 
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -376,7 +376,7 @@ def test_an_installed_third_party_bot_plays_its_seats_and_is_offered(client):
         def choose(self, view):
             legal = view.legal_actions()
             action = self.rng.choice([a for a in legal if a.kind == "claim-route"] or legal)
-            chosen.append({"kind": action.kind, **attrs.asdict(action)})
+            chosen.append({"kind": action.kind, **{k: list(v) if isinstance(v, tuple) else v for k, v in attrs.asdict(action).items()}})
             return action
 
     with ttr_bots.local_bots({"claimer": Claimer}):
