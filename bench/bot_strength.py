@@ -37,7 +37,7 @@ from ttr_analysis.compare import default_players
 from ttr_analysis.rescore import Target
 from ttr_core.errors import TTRError
 from ttr_core.game import Game
-from ttr_bots import bot_class
+from ttr_bots import ask, bot_class
 from ttr_bots.search_bot import SearchBot
 from ttr_bots.ticket_bot import TicketBot
 
@@ -100,7 +100,7 @@ def search_game(players: int, seed: int, seat: int, iterations: int | None, seco
     while not game.over:
         s = game.to_act()[0]
         t0, c0 = time.perf_counter(), time.process_time()
-        action = bots[s].choose(game, s)
+        action = ask(bots[s], game, s)
         if s == seat:
             times.append(time.perf_counter() - t0)
             cpu.append(time.process_time() - c0)

@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ttr_core import record, variant
-from ttr_bots import bot_class, names as bot_names, play_game
+from ttr_bots import ask, bot_class, names as bot_names, play_game
 from ttr_core.errors import TTRError
 from ttr_core.network import longest_trail
 from ttr_core.plugin import Plugin, hookimpl
@@ -129,7 +129,7 @@ def bench_copies(rounds: int) -> list[dict]:
         bots = [bot_class("random")(5, s) for s in range(4)]
         for _ in range(120):
             seat = game.to_act()[0]
-            game.apply(seat, bots[seat].choose(game, seat))
+            game.apply(seat, ask(bots[seat], game, seat))
         rng = random.Random(1)
         for name, fn, n, target in (("clone()", game.clone, 5000, 50.0), ("determinize(seat, rng)", lambda: game.determinize(0, rng), 2000, None)):
             times = timeit.repeat(fn, number=n, repeat=max(rounds, 3))

@@ -33,7 +33,7 @@ from pathlib import Path
 import attrs
 import sqlalchemy as sa
 
-from ttr_bots import bot_class
+from ttr_bots import ask, bot_class
 from ttr_core import record, variant
 from ttr_core.game import Game
 from ttr_core.state import digest
@@ -65,7 +65,7 @@ def _played(variant_id: str, players: int, seed: int, actions: int | None) -> Ga
     bots = [bot_class("random")(seed, seat) for seat in range(players)]
     while not game.over and (actions is None or len(game.log) < actions):
         seat = game.to_act()[0]
-        game.apply(seat, bots[seat].choose(game, seat))
+        game.apply(seat, ask(bots[seat], game, seat))
     return game
 
 

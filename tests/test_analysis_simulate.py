@@ -94,7 +94,7 @@ class _Broken:
     def __init__(self, seed, seat):
         self.seed = seed
 
-    def choose(self, game, seat):
+    def choose(self, view):
         raise RuntimeError(f"broken bot in game {self.seed}")
 
 

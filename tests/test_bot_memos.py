@@ -37,7 +37,7 @@ def test_a_game_asked_about_through_two_loads_of_its_variant_is_played_as_if_thr
         if asked.over:
             break
         seat = asked.to_act()[0]
-        action = seats[seat].choose(asked, seat)
+        action = seats[seat].choose(asked.seat_view(seat))
         for game in games:
             game.apply(seat, action)
     assert games[0].over and len(games[0].log) == len(straight.log)

@@ -37,11 +37,11 @@ def greedy_bot(calls: list):
         def __init__(self, seed: int, seat: int):
             self.rng = random.Random(f"greedy:{seed}:{seat}")
 
-        def choose(self, game, seat):
-            legal = game.legal_actions(seat)
+        def choose(self, view):
+            legal = view.legal_actions()
             claims = [a for a in legal if a.kind == "claim-route"]
             action = self.rng.choice(claims or legal)
-            calls.append((seat, action))
+            calls.append((view.seat, action))
             return action
 
     return GreedyBot

@@ -65,7 +65,7 @@ def test_an_unfinished_game_records_and_replays_too(usa):
     bot = bots.bot_class("random")(5, 0)
     for _ in range(25):
         seat = game.to_act()[0]
-        game.apply(seat, bot.choose(game, seat))
+        game.apply(seat, bot.choose(game.seat_view(seat)))
     data = record.make_record(game)
     assert data["over"] is False and "result" not in data
     assert text_of(record.replay(json.loads(text_of(game)))) == text_of(game)

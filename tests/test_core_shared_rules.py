@@ -31,7 +31,7 @@ def test_games_played_side_by_side_give_the_records_of_games_played_alone(varian
     while not all(g.over for g in games):  # one action of a game picked at random, then another
         k = order.choice([i for i, g in enumerate(games) if not g.over])
         seat = games[k].to_act()[0]
-        games[k].apply(seat, bots[k][seat].choose(games[k], seat))
+        games[k].apply(seat, bots[k][seat].choose(games[k].seat_view(seat)))
     assert [record.dumps(record.make_record(g)) for g in games] == alone
     assert len({id(g.pm) for g in games}) == 1  # and they did share the plugins
 

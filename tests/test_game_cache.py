@@ -34,9 +34,9 @@ class CountingBot(RandomBot):
 
     name = "counting"
 
-    def choose(self, game, seat):
-        MOVES.append(seat)
-        return super().choose(game, seat)
+    def choose(self, view):
+        MOVES.append(view.seat)
+        return super().choose(view)
 
 
 class OtherCountingBot(CountingBot):

@@ -29,7 +29,7 @@ def healthy(variant_id: str = "usa", players: int = 3, seed: int = 5, actions: i
         if game.over:
             break
         seat = game.to_act()[0]
-        game.apply(seat, bots[seat].choose(game, seat))
+        game.apply(seat, bots[seat].choose(game.seat_view(seat)))
     assert testing.invariant_problems(game) == []
     return game
 

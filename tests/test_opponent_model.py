@@ -27,7 +27,7 @@ def played_to(players: int, seed: int, actions: int) -> Game:
     bots = [TicketBot(seed, i) for i in range(players)]
     for _ in range(actions):
         seat = game.to_act()[0]
-        game.apply(seat, bots[seat].choose(game, seat))
+        game.apply(seat, bots[seat].choose(game.seat_view(seat)))
     return game
 
 
@@ -93,8 +93,8 @@ def test_model_sampling_depends_on_the_seat_s_view_only():
     game = played_to(4, 3, 100)
     other = game.determinize(0, random.Random(1))
     bot = SearchBot(3, 0)
-    weights = bot.ticket_weights(game, 0)
-    assert weights == bot.ticket_weights(other, 0)
+    weights = bot.ticket_weights(game.seat_view(0))
+    assert weights == bot.ticket_weights(other.seat_view(0))
     worlds = [sample(g, 0, random.Random(7), weights).dump() for g in (game, other)]
     assert worlds[0] == worlds[1]
 
@@ -112,10 +112,10 @@ def test_its_4_player_choices_do_not_change_with_what_the_others_hold(monkeypatc
             twin = copy.deepcopy(players[0])
             other_game = game.determinize(0, rng)
             before = players[0].searched
-            action = players[0].choose(game, 0)
+            action = players[0].choose(game.seat_view(0))
             searched += players[0].searched > before
-            assert twin.choose(other_game, 0) == action
+            assert twin.choose(other_game.seat_view(0)) == action
         else:
-            action = players[seat].choose(game, seat)
+            action = players[seat].choose(game.seat_view(seat))
         game.apply(seat, action)
     assert searched == 8

@@ -93,8 +93,8 @@ BOT_PACKAGE = {
             def __init__(self, seed, seat):
                 self.rng = random.Random(f"mybot:{seed}:{seat}")
 
-            def choose(self, game, seat):
-                legal = game.legal_actions(seat)
+            def choose(self, view):
+                legal = view.legal_actions()
                 claims = [a for a in legal if a.kind == "claim-route"]
                 blind = [a for a in legal if a.kind == "draw-card" and a.slot is None]
                 return self.rng.choice(claims or blind or legal)

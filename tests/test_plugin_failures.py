@@ -38,7 +38,7 @@ def new_game(path: Path, players: int = 3, seed: int = 4) -> Game:
 
 def bot_step(game: Game, bots) -> tuple[int, Action]:
     seat = game.to_act()[0]
-    return seat, bots[seat].choose(game, seat)
+    return seat, bots[seat].choose(game.seat_view(seat))
 
 
 def play_until_failure(game: Game, limit: int = 5000) -> tuple[PluginFailed, int, Action, tuple]:

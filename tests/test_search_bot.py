@@ -12,7 +12,8 @@ import pytest
 
 from ttr_bots import bot_class, local_bots, names, play_game
 from ttr_bots import search_bot
-from ttr_bots.sampling import canonical, sample
+from ttr_bots.sampling import sample
+from ttr_core.seat_view import canonical_state
 from ttr_bots.search_bot import SearchBot
 from ttr_bots.ticket_bot import TicketBot
 from ttr_core import record, variant
@@ -33,7 +34,7 @@ def played_to(variant_id: str, players: int, seed: int, actions: int) -> Game:
     bots = [TicketBot(seed, i) for i in range(players)]
     for _ in range(actions):
         seat = game.to_act()[0]
-        game.apply(seat, bots[seat].choose(game, seat))
+        game.apply(seat, bots[seat].choose(game.seat_view(seat)))
     return game
 
 
@@ -62,7 +63,7 @@ def test_sampling_depends_on_the_seat_s_view_only():
     game = played_to("usa", 4, 3, 60)
     other = game.determinize(0, random.Random(1))  # same view for seat 0, other hands and tickets
     assert other.dump() != game.dump()
-    assert canonical(other, 0).state.dump() == canonical(game, 0).state.dump()
+    assert canonical_state(other.state, 0, other.board).dump() == canonical_state(game.state, 0, game.board).dump()
     worlds = [sample(g, 0, random.Random(7)).dump() for g in (game, other)]
     assert worlds[0] == worlds[1]
     assert sample(game, 0, random.Random(8)).dump() != worlds[0]  # and it does sample
@@ -82,11 +83,11 @@ def test_its_choices_do_not_change_with_what_the_others_hold():
             other_game = game.determinize(0, rng)
             assert other_game.view(0) == game.view(0)
             before = players[0].searched
-            action = players[0].choose(game, 0)
+            action = players[0].choose(game.seat_view(0))
             searched += players[0].searched > before
-            differed += twin.choose(other_game, 0) != action
+            differed += twin.choose(other_game.seat_view(0)) != action
         else:
-            action = players[seat].choose(game, seat)
+            action = players[seat].choose(game.seat_view(seat))
         game.apply(seat, action)
     assert searched == 12 and differed == 0
 
@@ -94,7 +95,7 @@ def test_its_choices_do_not_change_with_what_the_others_hold():
 def test_it_never_draws_from_the_game_s_generator():
     game = played_to("usa", 2, 6, 0)
     state = game.rng.getstate()
-    QUICK(6, 0).choose(game, 0)  # the first tickets to keep: a searched decision
+    QUICK(6, 0).choose(game.seat_view(0))  # the first tickets to keep: a searched decision
     assert game.rng.getstate() == state
 
 
@@ -103,7 +104,7 @@ def test_it_never_draws_from_the_game_s_generator():
 
 def first_searched(bot_cls, game: Game, seat: int) -> SearchBot:
     bot = bot_cls(1, seat)
-    bot.choose(game, seat)
+    bot.choose(game.seat_view(seat))
     assert bot.searched == 1
     return bot
 
@@ -132,11 +133,11 @@ def test_a_decision_with_one_sensible_move_is_not_searched():
     bots = [TicketBot(6, i) for i in range(2)]
     while not any(game.view(s)["players"][s]["decision"] for s in game.to_act() if game.state.phase == "play"):
         seat = game.to_act()[0]
-        game.apply(seat, bots[seat].choose(game, seat))
+        game.apply(seat, bots[seat].choose(game.seat_view(seat)))
     seat = game.to_act()[0]  # the second card to draw: its own policy's pick, without search
     assert {a.kind for a in game.legal_actions(seat)} == {"draw-card"}
     bot = SearchBot(6, seat)
-    assert bot.choose(game, seat) == SearchBot.policy(6, seat).choose(game, seat)
+    assert bot.choose(game.seat_view(seat)) == SearchBot.policy(6, seat).choose(game.seat_view(seat))
     assert bot.playouts == 0 and bot.searched == 0
 
 
@@ -149,11 +150,11 @@ def test_by_default_it_plays_out_more_where_only_the_last_turns_are_searched():
 def test_with_more_than_two_players_it_searches_only_the_last_turns():
     game = played_to("usa", 4, 6, 0)  # tickets to keep at the start: its policy's choice
     bot = SearchBot(1, 0)
-    assert bot.choose(game, 0) == SearchBot.policy(1, 0).choose(game, 0) and bot.searched == 0
+    assert bot.choose(game.seat_view(0)) == SearchBot.policy(1, 0).choose(game.seat_view(0)) and bot.searched == 0
     game = _late_turn("usa", 4, 6)
     seat = game.to_act()[0]
     bot = SearchBot(1, seat)
-    assert len(bot.candidates(game, seat, bot.base.choose(game, seat))) > 1
+    assert len(bot.candidates(game.seat_view(seat), bot.base.choose(game.seat_view(seat)))) > 1
 
 
 def test_with_more_than_two_players_the_last_turns_start_earlier():
@@ -161,13 +162,13 @@ def test_with_more_than_two_players_the_last_turns_start_earlier():
     game = _late_turn("usa", 4, 6, search_bot.MANY_LATE_TRAINS, above=search_bot.LATE_TRAINS)
     seat = game.to_act()[0]
     bot = SearchBot(1, seat)
-    assert len(bot.candidates(game, seat, bot.base.choose(game, seat))) > 1
+    assert len(bot.candidates(game.seat_view(seat), bot.base.choose(game.seat_view(seat)))) > 1
 
 
 def test_with_three_players_or_more_it_models_the_others_tickets_with_two_it_samples_them_at_random():
     two, four = played_to("usa", 2, 6, 40), played_to("usa", 4, 6, 80)
-    assert SearchBot(1, 0).ticket_weights(two, 0) is None
-    weights = SearchBot(1, 0).ticket_weights(four, 0)
+    assert SearchBot(1, 0).ticket_weights(two.seat_view(0)) is None
+    weights = SearchBot(1, 0).ticket_weights(four.seat_view(0))
     assert sorted(weights) == [1, 2, 3]
     assert any(max(w.values()) > 1 for w in weights.values())  # their routes tell something
 
@@ -185,4 +186,4 @@ def _late_turn(variant_id: str, players: int, seed: int, most: int | None = None
         claims = {a.route for a in game.legal_actions(seat) if a.kind == "claim-route"}
         if late and game.state.players[seat].decision is None and len(claims) > 1:
             return game
-        game.apply(seat, bots[seat].choose(game, seat))
+        game.apply(seat, bots[seat].choose(game.seat_view(seat)))

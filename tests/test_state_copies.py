@@ -330,7 +330,7 @@ def test_a_failed_action_is_undone_to_the_generator_the_checkpoint_shared_though
         bots = [bot_class("random")(3, seat) for seat in range(2)]
         while game.state.turn < 6 or not any(a.kind == "draw-card" for a in game.legal_actions(game.state.current)):
             seat = game.to_act()[0]
-            game.apply(seat, bots[seat].choose(game, seat))
+            game.apply(seat, bots[seat].choose(game.seat_view(seat)))
         seat = game.state.current
         game.apply(seat, DrawCard(None))  # a first card this turn: a draw from the shared generator
         assert game.state.current == seat  # a blind draw: the turn goes on

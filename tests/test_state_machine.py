@@ -89,7 +89,7 @@ class GameMachine(RuleBasedStateMachine):
             if self.game.over:
                 return
             seat = self.game.to_act()[0]
-            self.game.apply(seat, self.bots[seat].choose(self.game, seat))
+            self.game.apply(seat, self.bots[seat].choose(self.game.seat_view(seat)))
 
     def refused(self, label: str, seat, action, *errors: type[IllegalAction]) -> IllegalAction:
         """``action`` must raise one of ``errors`` and change nothing at all."""

@@ -74,7 +74,7 @@ def test_a_variation_overriding_a_step_is_asked_at_every_turn_with_every_legal_c
         seat = game.to_act()[0]
         claims = [a for a in game.legal_actions(seat) if a.kind == "claim-route"]
         decision = game.state.players[seat].decision
-        action = players[seat].choose(game, seat)
+        action = players[seat].choose(game.seat_view(seat))
         if seat == 0 and decision is None and claims and not game.state.final_round:
             assert action == claims[0]
             asked += 1

@@ -40,7 +40,7 @@ def play(ruleset, players: int, seed: int, counts: Counter) -> Game:
             seat = leaver.choice(game.active_seats())
             action = Resign()
         else:
-            action = bots[seat].choose(game, seat)
+            action = bots[seat].choose(game.seat_view(seat))
         tally(game, seat, action, counts)
         game.apply(seat, action)
         if isinstance(game.state.players[seat].decision, TunnelExtra):

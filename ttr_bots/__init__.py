@@ -9,7 +9,11 @@ plugins are through ``ttr``: an entry point's name is the name ``ttr play --bots
     greedy = "my_bots.greedy:GreedyBot"
 
 ``ttr bots`` lists the installed ones. Problems are errors naming the bot: an unknown name (with
-close matches and the installed names), an entry point that fails to load or is not a bot.
+close matches and the installed names), an entry point that fails to load or is not a bot, a bot
+still written for the old ``choose(game, seat)``.
+
+A bot is asked for its move with :func:`ask`: ``bot.choose(game.seat_view(seat))``, the view closed
+once it has chosen.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import functools
+import inspect
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib.metadata import EntryPoint
 from typing import ClassVar, Protocol
@@ -27,6 +32,7 @@ from ttr_core.actions import Action
 from ttr_core.errors import TTRError
 from ttr_core.manager import installed
 from ttr_core.game import Game
+from ttr_core.seat_view import SeatView
 from ttr_core.variant import Ruleset
 
 #: the entry-point group bots are declared in
@@ -40,21 +46,26 @@ _LOCAL: dict[str, type[Bot]] = {}
 class Bot(Protocol):
     """What the applications need of a bot.
 
-    ``BotClass(seed, seat)`` builds the player of one seat for one game; ``choose(game, seat)`` is
-    asked for that seat's next action whenever the seat is to act (its turn, or a decision pending
-    for it such as a second card or tickets to keep), and returns an action the rules accept,
-    typically one of ``game.legal_actions(seat)``. A fair bot reads only what its seat may see:
-    ``game.view(seat)``, ``game.legal_actions(seat)`` and the public map ``game.board`` (a bot
-    may read the same facts from ``game.state`` to save building a view, as the ticket bot does,
-    but never another seat's hand or tickets, the decks' order or the generator).
+    ``BotClass(seed, seat)`` builds the player of one seat for one game; ``choose(view)`` is asked
+    for that seat's next action whenever the seat is to act (its turn, or a decision pending for
+    it such as a second card or tickets to keep), and returns an action the rules accept,
+    typically one of ``view.legal_actions()``. The view (:class:`~ttr_core.seat_view.SeatView`,
+    ``game.seat_view(seat)``) is what the seat may know: the board and the public table, its own
+    hand, tickets and pending decision, the legal actions (``view.actions(kind)`` lists one kind),
+    the plugins' parts of the view (``view.rules``). It holds nothing of another seat's hand or
+    tickets, the decks' order or the game's generator. A bot that searches deals whole games
+    from it, ``view.sample_game(rng)``, consistent with what the seat knows and never the real
+    one. The view serves one decision: it is closed once the bot has chosen (:func:`ask`).
 
-    A bot never uses ``game.rng``: drawing from it would change the deck. It seeds its own
-    generator from ``(seed, seat)`` (``random.Random(f"my-bot:{seed}:{seat}")``), so that a bot
-    game is reproducible from its seed alone. One instance plays one seat of one game, so it may
-    remember what it learnt during that game on itself. What it works out to save time lives on
-    the instance too, never in a module: keyed by what it was made from (the board, the ruleset,
-    kept as references, never an ``id()``), it stays right when the game is asked about through
-    another object (a server loads a game again between moves).
+    A bot seeds its own generator from ``(seed, seat)`` (``random.Random(f"my-bot:{seed}:{seat}")``),
+    so that a bot game is reproducible from its seed alone. One instance plays one seat of one
+    game, so it may remember what it learnt during that game on itself. What it works out to save
+    time lives on the instance too, never in a module: keyed by what it was made from (the board,
+    the ruleset, kept as references, never an ``id()``), it stays right when the game is asked
+    about through another object (a server loads a game again between moves).
+
+    Bots written for ``choose(game, seat)`` (before the view) are refused when their class is
+    looked up (:class:`OldBotSignature`): ``choose(self, view)`` reads ``view.seat`` for the seat.
 
     ``name`` is the name the bot is installed under (its entry point's name).
     """
@@ -64,13 +75,47 @@ class Bot(Protocol):
     def __init__(self, seed: int, seat: int) -> None:
         """The player of ``seat`` for the game of ``seed``."""
 
-    def choose(self, game: Game, seat: int) -> Action:
-        """The next action of ``seat`` in ``game``: asked whenever ``seat`` is to act, it must return
-        an action the rules accept (``game.apply`` raises an ``IllegalAction`` otherwise)."""
+    def choose(self, view: SeatView) -> Action:
+        """The next action of the seat ``view`` is of: asked whenever that seat is to act, it must
+        return an action the rules accept (``game.apply`` raises an ``IllegalAction`` otherwise)."""
 
 
 class BotError(TTRError):
     """A bot could not be found or loaded."""
+
+
+class OldBotSignature(BotError):
+    """A bot class whose ``choose`` still takes ``(game, seat)``: bots are handed a seat's view now."""
+
+
+def ask(bot: Bot, game: Game, seat: int) -> Action:
+    """``bot``'s action for ``seat`` in ``game``: ``bot.choose(game.seat_view(seat))``, the view
+    closed once it has chosen (a bot keeping it keeps values only)."""
+    view = game.seat_view(seat)
+    try:
+        return bot.choose(view)
+    finally:
+        view.close()
+
+
+def check_bot_class(cls: type, name: str) -> None:
+    """Refuse a class that cannot be a bot: no ``choose``, or the old ``choose(game, seat)``
+    (:class:`OldBotSignature`, saying what to change)."""
+    choose = getattr(cls, "choose", None)
+    if not isinstance(cls, type) or not callable(choose):
+        raise BotError(f"bot {name!r} is not a bot class: it needs a choose(view) method")
+    try:
+        params = list(inspect.signature(choose).parameters.values())
+    except (TypeError, ValueError):  # a builtin or a callable without a signature: taken as it is
+        return
+    positional = [p for p in params[1:] if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    if len(required) >= 2 or [p.name for p in positional[:2]] == ["game", "seat"]:
+        raise OldBotSignature(
+            f"bot {name!r} ({cls.__module__}.{cls.__qualname__}) defines choose(game, seat): bots are handed "
+            "the seat's view now, choose(self, view) (ttr_core.seat_view.SeatView: view.seat, "
+            "view.legal_actions(), view.board, view.hand...; see docs/tutorial-bot.md)"
+        )
 
 
 class UnknownBot(BotError):
@@ -86,6 +131,8 @@ def local_bots(bots: Mapping[str, type[Bot]]) -> Iterator[None]:
     clash = sorted(set(bots) & (set(available()) | set(_LOCAL)))
     if clash:
         raise BotError(f"local bot name(s) already taken: {', '.join(clash)}")
+    for name, cls in bots.items():
+        check_bot_class(cls, name)
     _LOCAL.update(bots)
     try:
         yield
@@ -142,7 +189,8 @@ def _installed_class(name: str) -> type[Bot]:
     except Exception as exc:  # a broken third-party package must not look like our bug
         raise BotError(f"bot {name!r} ({eps[name].value}) failed to load: {type(exc).__name__}: {exc}") from exc
     if not isinstance(cls, type) or not callable(getattr(cls, "choose", None)):
-        raise BotError(f"bot {name!r} ({eps[name].value}) is not a bot class: it needs a choose(game, seat) method")
+        raise BotError(f"bot {name!r} ({eps[name].value}) is not a bot class: it needs a choose(view) method")
+    check_bot_class(cls, name)
     return cls
 
 
@@ -197,11 +245,10 @@ def play_game(
         on_start(game)
     seats = [classes[i % len(classes)](seed, i) for i in range(players)]
     for _ in range(max_actions):
-        st = game.state  # read again each time: undoing a failed action puts a new state in place
-        if st.phase == "over":  # ``game.over``, ``game.to_act()``, without their calls per action
+        if game.over:
             return game
-        seat = st.current if st.phase == "play" else game.to_act()[0]
-        action = seats[seat].choose(game, seat)
+        seat = game.to_act()[0]
+        action = ask(seats[seat], game, seat)
         game.apply(seat, action)
         if on_action:
             on_action(game, seat, action)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ttr_core.actions import Action
-from ttr_core.game import Game
+from ttr_core.seat_view import SeatView
 
 
 class RandomBot:
@@ -16,5 +16,5 @@ class RandomBot:
     def __init__(self, seed: int, seat: int):
         self.rng = random.Random(f"random-bot:{seed}:{seat}")
 
-    def choose(self, game: Game, seat: int) -> Action:
-        return self.rng.choice(game.legal_actions(seat))
+    def choose(self, view: SeatView) -> Action:
+        return self.rng.choice(view.legal_actions())

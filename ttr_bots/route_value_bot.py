@@ -76,12 +76,12 @@ class RouteValueBot(TicketBot):
         self._weights_of: tuple[RulesMemo | None, dict[int, float]] = (None, {})
         self._owners_checked = -1  # the owners' version the plan was last checked against
 
-    def choose(self, game, seat: int):
-        rules = self.rules_memo(game, seat)
+    def choose(self, view):
+        rules = self.rules_memo(view)
         if self._weights_of[0] is not rules:
-            lengths = {r.length for r in game.board.routes}
-            self._weights_of = (rules, {n: route_weight(n, game.route_points(n)) for n in lengths})
-        return super().choose(game, seat)
+            lengths = {r.length for r in view.board.routes}
+            self._weights_of = (rules, {n: route_weight(n, view.route_points(n)) for n in lengths})
+        return super().choose(view)
 
     def _graph_for(self, board, seen) -> RouteGraph:
         key = (self._owner_version, seen.trains, len(self._blocked), seen.my_stations)

@@ -53,9 +53,10 @@ import attrs
 
 from ttr_core.actions import Action
 from ttr_core.game import Game
+from ttr_core.seat_view import SeatView
+from ttr_bots import ask
 from ttr_bots.opponent_model import TicketModel, likely_tickets, route_needs
 from ttr_bots.route_value_bot import RouteValueBot
-from ttr_bots.sampling import sample
 from ttr_bots.ticket_bot import TicketBot, read_view
 
 #: play-outs per decision by default in games of up to ``MID_GAME_PLAYERS`` players (a usa move then
@@ -146,27 +147,26 @@ class SearchBot:
 
     # --- choosing ---------------------------------------------------------------------------
 
-    def choose(self, game: Game, seat: int) -> Action:
-        default = self.base.choose(game, seat)
-        candidates = self.candidates(game, seat, default)
+    def choose(self, view: SeatView) -> Action:
+        default = self.base.choose(view)
+        candidates = self.candidates(view, default)
         if len(candidates) < 2:
             return default
         seed = self.rng.getrandbits(64)  # drawn whatever happens next, so later decisions do not shift
-        return self.search(game, seat, candidates, random.Random(seed))
+        return self.search(view, candidates, random.Random(seed))
 
-    def candidates(self, game: Game, seat: int, default: Action) -> list[Action]:
+    def candidates(self, view: SeatView, default: Action) -> list[Action]:
         """The moves worth searching, its policy's first; one only when there is nothing to search."""
-        legal = [a for a in game.legal_actions(seat) if a.kind != "resign"]
+        legal = [a for a in view.legal_actions() if a.kind != "resign"]
         kinds = {a.kind for a in legal}
-        mid_game = len(game.state.players) <= MID_GAME_PLAYERS
+        mid_game = len(view.players) <= MID_GAME_PLAYERS
         late_trains = LATE_TRAINS if mid_game else MANY_LATE_TRAINS
         if "keep-tickets" in kinds:
             return _unique([default, *(a for a in legal if a.kind == "keep-tickets")]) if mid_game else [default]
-        view = game.view(seat)
-        if view["players"][seat]["decision"] is not None:
+        if view.decision is not None:
             return [default]
-        board = game.board
-        seen = read_view(view, board)
+        board = view.board
+        seen = read_view(view)
         late = seen.final_round or seen.trains <= late_trains or seen.min_other_trains <= late_trains
         if not late and not mid_game:
             return [default]
@@ -177,44 +177,45 @@ class SearchBot:
             if plan.cost <= seen.trains * PLAN_SHARE_FOR_TICKETS:
                 out.append(next(a for a in legal if a.kind == "draw-tickets"))
         if late:  # the last turns: play-outs are short, and the points of each claim are what counts
-            out += _longest_claims(game, view, claims, LATE_CLAIMS)
+            out += _longest_claims(view, claims, LATE_CLAIMS)
         else:
-            out += [c for c in _longest_claims(game, view, claims, 1) if _length(game, c) >= LONG_CLAIM]
-        out += self.block_claims(game, seat, view, claims)
+            out += [c for c in _longest_claims(view, claims, 1) if _length(board, c) >= LONG_CLAIM]
+        out += self.block_claims(view, claims)
         return _unique(out)
 
-    def block_claims(self, game: Game, seat: int, view: dict, claims: list[Action]) -> list[Action]:
+    def block_claims(self, view: SeatView, claims: list[Action]) -> list[Action]:
         """Claims of the routes whose loss would cost the others most (their likely tickets'
         detours, or the tickets themselves), ``BLOCK_CLAIMS`` at most, each costing at least
         ``BLOCK_LOSS``."""
         if BLOCK_CLAIMS <= 0 or not claims:
             return []
-        weights = self.ticket_weights(game, seat)
+        weights = self.ticket_weights(view)
         if not weights:
             return []
-        board, owner = game.board, _owners(game)
-        mine = {board.ticket_index[t] for t in view["you"]["tickets"]}
+        board, owner = view.board, _owners(view)
+        mine = set(view.tickets)
         loss: dict[int, float] = {}
         for s, w in weights.items():
-            likely = likely_tickets({t: x for t, x in w.items() if t not in mine}, view["players"][s]["tickets"])
-            for r, lost in route_needs(board, owner, s, likely, len(view["players"]) >= 4, self.base.board_index(board)).items():
+            likely = likely_tickets({t: x for t, x in w.items() if t not in mine}, view.players[s].tickets)
+            for r, lost in route_needs(board, owner, s, likely, len(view.players) >= 4, self.base.board_index(board)).items():
                 loss[r] = loss.get(r, 0.0) + lost
         wanted = {board.routes[r].id for r, lost in loss.items() if lost >= BLOCK_LOSS}
-        blocks = _longest_claims(game, view, [c for c in claims if c.route in wanted], len(wanted))
+        blocks = _longest_claims(view, [c for c in claims if c.route in wanted], len(wanted))
         blocks.sort(key=lambda c: (-loss[board.route_index[c.route]], c.route))
         return blocks[:BLOCK_CLAIMS]
 
-    def search(self, game: Game, seat: int, candidates: Sequence[Action], rng: random.Random) -> Action:
+    def search(self, view: SeatView, candidates: Sequence[Action], rng: random.Random) -> Action:
         """The candidate that beats its policy's move (``candidates[0]``) by most over the same
         sampled play-outs, if it does so clearly (by ``CONFIDENCE`` standard errors); else that move."""
         self.searched += 1
         budget = self.budget
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-        worlds = max(MIN_WORLDS, budget.playouts(len(game.state.players)) // len(candidates))
+        seat = view.seat
+        worlds = max(MIN_WORLDS, budget.playouts(len(view.players)) // len(candidates))
         values: list[list[float]] = [[] for _ in candidates]
-        weights = self.ticket_weights(game, seat)
+        weights = self.ticket_weights(view)
         for _ in range(worlds):
-            world, bots_seed = sample(game, seat, rng, weights), rng.getrandbits(32)
+            world, bots_seed = view.sample_game(rng, weights), rng.getrandbits(32)
             for i, candidate in enumerate(candidates):
                 values[i].append(self.playout(world, seat, candidate, bots_seed))
             if deadline is not None and len(values[0]) >= MIN_WORLDS and time.perf_counter() > deadline:
@@ -228,15 +229,16 @@ class SearchBot:
                 best, best_gain = i, mean
         return candidates[best]
 
-    def ticket_weights(self, game: Game, seat: int) -> dict[int, dict[int, float]] | None:
+    def ticket_weights(self, view: SeatView) -> dict[int, dict[int, float]] | None:
         """By other seat, how likely it holds each ticket, from the routes it owns (public); None
         when the others' tickets are sampled at random (fewer players than ``model_players``)."""
-        if len(game.state.players) < self.model_players:
+        players = len(view.players)
+        if players < self.model_players:
             return None
-        if self.model is None or self.model.board is not game.board:
-            self.model = TicketModel(game.board)
-        owner = _owners(game)
-        return {s: self.model.weights(owner, s) for s in range(len(game.state.players)) if s != seat}
+        if self.model is None or self.model.board is not view.board:
+            self.model = TicketModel(view.board)
+        owner = _owners(view)
+        return {s: self.model.weights(owner, s) for s in range(players) if s != view.seat}
 
     def playout(self, world: Game, seat: int, first: Action, bots_seed: int) -> float:
         """``seat``'s margin over the best other player (plus ``WIN_POINTS`` for a win) after playing
@@ -244,8 +246,8 @@ class SearchBot:
         self.playouts += 1
         sim = world.clone()
         sim.apply(seat, first)
-        bots = [(self.policy if s == seat else self.others)(bots_seed, s) for s in range(len(sim.state.players))]
-        index, rules = self.base.board_index(sim.board), self.base.rules_memo(sim, seat)
+        bots = [(self.policy if s == seat else self.others)(bots_seed, s) for s in range(len(sim.names))]
+        index, rules = self.base.board_index(sim.board), self.base.rules_memo(sim.seat_view(seat))
         for bot in bots:
             if isinstance(bot, TicketBot):
                 bot.start_from(index, rules)
@@ -253,7 +255,7 @@ class SearchBot:
             if sim.over:
                 break
             s = sim.to_act()[0]
-            sim.apply(s, bots[s].choose(sim, s))
+            sim.apply(s, ask(bots[s], sim, s))
         else:
             return 0.0
         totals = [p.total for p in sim.result.scores]
@@ -269,20 +271,20 @@ def _critical(n: int) -> float:
     return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
 
 
-def _owners(game: Game) -> dict[int, int]:
+def _owners(view: SeatView) -> dict[int, int]:
     """The claimed routes' owners, by route index (public, R-ROUTE-5)."""
-    return {r: s for r, s in enumerate(game.state.owner) if s >= 0}
+    return {r: s for r, s in enumerate(view.owner) if s >= 0}
 
 
 def _unique(actions: Sequence[Action]) -> list[Action]:
     return list(dict.fromkeys(actions))
 
 
-def _longest_claims(game: Game, view: dict, claims: list[Action], k: int) -> list[Action]:
+def _longest_claims(view: SeatView, claims: list[Action], k: int) -> list[Action]:
     """One payment for each of the ``k`` longest routes claimable: the fewest locomotives, of the
     colour the hand holds most of."""
-    hand = view["you"]["hand"]
-    board = game.board
+    hand = view.hand
+    board = view.board
     best: dict[str, Action] = {}
     for c in claims:
         key = (c.locomotives, getattr(c, "triples", 0), -hand.get(c.color or "", 0), c.color or "")
@@ -293,6 +295,5 @@ def _longest_claims(game: Game, view: dict, claims: list[Action], k: int) -> lis
     return ranked[:k]
 
 
-def _length(game: Game, claim: Action) -> int:
-    board = game.board
+def _length(board, claim: Action) -> int:
     return board.routes[board.route_index[claim.route]].length

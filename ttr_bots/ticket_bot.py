@@ -1,11 +1,9 @@
 """The ticket-seeking bot: plays for its tickets, as most people do, so that simulated games
 resemble real ones.
 
-What it knows is what a player knows: what ``game.view(seat)`` shows (the public table, its own
-hand, tickets and decision; :func:`read_game` reads the fields it uses without building a whole
-view), its legal actions and the public map (``game.board``). It never reads other hands or
-tickets, the deck or the game's generator; its own ``random.Random``, seeded from the game seed
-and its seat, only breaks ties.
+What it knows is what a player knows: its seat's view (``game.seat_view(seat)``: the public
+table, its own hand, tickets and decision, its legal actions, the public map). Its own
+``random.Random``, seeded from the game seed and its seat, only breaks ties.
 
 How it plays, turn by turn:
 
@@ -17,12 +15,10 @@ How it plays, turn by turn:
   join may be saved by stations borrowing other players' routes (where the variant has them).
   The plan is recomputed only when the board, its tickets, trains or stations changed;
 * **cards**: it draws the colours the plan still lacks from the open row, else blind;
-* **claims**: the claims of its planned routes are built from its hand as the built-in claiming
-  rule lists them (R-ROUTE-2..3), instead of listing every claim; should the rules refuse one (a
-  house rule paying for routes otherwise), it takes them from the rules' listing for the rest of
-  the game. It claims planned routes as soon as it can pay them, longest first, paying with
-  the cards the rest of the plan needs least; tunnels it attempts with a spare card in hand,
-  pays the extra when it can, otherwise declines;
+* **claims**: the rules' own listing of its claims (``view.actions("claim-route")``), asked for
+  only on a turn where the hand may pay a planned route. It claims planned routes as soon as it
+  can pay them, longest first, paying with the cards the rest of the plan needs least; tunnels
+  it attempts with a spare card in hand, pays the extra when it can, otherwise declines;
 * **the end**: with its tickets done it draws new tickets while that is safe (trains to spare,
   nobody close to the end), otherwise claims the longest routes it can for points; on its last
   turn it takes the action worth most points at once.
@@ -35,7 +31,6 @@ from collections.abc import Collection, Iterable, Mapping, Sequence, Sized
 from functools import partial
 from itertools import compress
 from operator import ne
-from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -43,9 +38,9 @@ import attrs
 from ttr_core.actions import Action
 from ttr_core.board import Board, Route
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
-from ttr_core.errors import IllegalAction
 from ttr_core.network import DisjointSets
-from ttr_bots.legal_by_kind import KindHandlers, LegalByKind, Listing
+from ttr_core.seat_view import SeatView
+from ttr_bots.legal_by_kind import Listing
 from ttr_bots.route_graph import BoardIndex, RouteGraph, pair as _pair, shortest_path
 
 #: A station edge's weight in the planner: a station uses no trains but costs cards and 4 points.
@@ -91,92 +86,58 @@ class Seen:
         return self.hand.get(name, 0)
 
 
-def read_view(view: Mapping[str, Any], board: Board, owner: Mapping[int, int] | None = None) -> Seen:
-    """What the seat knows, from its view; ``owner``: the view's route owners by route index, if
-    already worked out."""
-    you, players = view["you"], view["players"]
-    seat = you["seat"]
-    stations = view["rules"].get("stations") or ()
-    mine = stations[seat] if seat < len(stations) else {"cities": (), "left": 0}
-    others = [p["trains"] for i, p in enumerate(players) if i != seat and not p["resigned"]]
-    tickets = board.ticket_index
-    return Seen(
-        seat=seat,
-        owner={board.route_index[r]: s for r, s in view["routes"].items()} if owner is None else owner,
-        hand=you["hand"],  # the view is built anew for every call: nobody else holds this dict
-        tickets=tuple([tickets[t] for t in you["tickets"] if t in tickets]),
-        trains=players[seat]["trains"],
-        stations_left=mine["left"],
-        my_stations=tuple(mine["cities"]),
-        station_cities=frozenset([c for s in stations for c in s["cities"]]) if stations else frozenset(),
-        final_round=bool(view["final_round"]),
-        min_other_trains=min(others, default=99),
-        tickets_left=view["tickets_left"],
-        decision=players[seat]["decision"],
-        open_row=tuple(view["open_row"]),
-        most_of_a_color=max([you["hand"].get(c, 0) for c in COLORS]),
-    )
-
-
-_NO_STATIONS: Mapping[str, Any] = MappingProxyType({"cities": (), "left": 0})
 _COLOR_CARDS = len(COLORS)
-_NO_CITIES: frozenset[str] = frozenset()
 
 
-def read_game(game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapping[str, Any]] = ()) -> Seen:
-    """What the seat knows, as :func:`read_view` reads it from ``game.view(seat)``, read from the
-    game without building the rest of a view: the public table (route owners, trains, the open
-    row, how many tickets are left, the final round) and the seat's own hand, tickets and
-    decision; nothing of another seat's hand or tickets, nor of the decks' order. ``owner``: the
-    route owners by route index; ``stations``: the view's ``rules.stations``, if the variant has
-    stations. (A bot reading at every decision keeps a :class:`SeatReader`.)"""
-    return SeatReader().read(game, seat, owner, stations)
+def read_view(view: SeatView, owner: Mapping[int, int] | None = None) -> Seen:
+    """What the seat knows, from its view; ``owner``: the view's route owners by route index, if
+    already worked out. (A bot reading at every decision keeps a :class:`SeatReader`.)"""
+    if owner is None:
+        owner = {r: s for r, s in enumerate(view.owner) if s >= 0}
+    stations = view.rules.get("stations") or ()
+    return SeatReader().read(view, owner, stations)
 
 
 class SeatReader:
-    """:func:`read_game` for one bot, keeping what comes back read after read: the last decision
+    """:func:`read_view` for one bot, keeping what comes back read after read: the last decision
     read and what its player sees of it (decisions are frozen values, and the same one, the second
-    card's, is read turn after turn), and the card names by id with None last (what an empty slot,
-    index -1, reads), for the names of the ruleset last read."""
+    card's, is read turn after turn)."""
 
-    __slots__ = ("_decision", "_private", "_names", "_names_or_none")
+    __slots__ = ("_decision", "_private")
 
     def __init__(self) -> None:
         self._decision: Any = None
         self._private: Mapping[str, Any] | None = None
-        self._names: tuple[str, ...] = ()
-        self._names_or_none: tuple[str | None, ...] = (None,)
 
-    def read(self, game, seat: int, owner: Mapping[int, int], stations: Sequence[Mapping[str, Any]] = ()) -> Seen:
-        """:func:`read_game`."""
-        st = game.state
-        players, names = st.players, game.cards.names
-        me = players[seat]
-        hand = me.hand
+    def read(self, view: SeatView, owner: Mapping[int, int], stations: Sequence[Mapping[str, Any]] = ()) -> Seen:
+        """What the seat of ``view`` knows; ``owner``: the route owners by route index;
+        ``stations``: the view's ``rules["stations"]``, if the variant has stations."""
+        seat = view.seat
         fewest = None  # the fewest trains of the other players still in the game
-        for p in players:
-            if p is not me and (fewest is None or p.trains < fewest) and not p.resigned:
+        for s, p in enumerate(view.players):
+            if s != seat and (fewest is None or p.trains < fewest) and not p.resigned:
                 fewest = p.trains
         if stations:
-            mine = stations[seat] if seat < len(stations) else _NO_STATIONS
+            mine = stations[seat] if seat < len(stations) else {"cities": (), "left": 0}
             left, cities, anyone = mine["left"], tuple(mine["cities"]), frozenset([c for s in stations for c in s["cities"]])
         else:
-            left, cities, anyone = 0, (), _NO_CITIES
+            left, cities, anyone = 0, (), frozenset()
+        decision = view.decision
         return Seen(
             seat,
             owner,
-            dict(compress(zip(names, hand), hand)),  # the held cards by name (card ids index the names): a new dict
-            tuple(me.tickets),
-            me.trains,
+            view.hand,
+            view.tickets,
+            view.trains,
             left,
             cities,
             anyone,
-            st.final_round is not None,
+            view.final_round,
             99 if fewest is None else fewest,
-            len(st.ticket_deck),
-            None if me.decision is None else self.private(me.decision),
-            tuple(map(self.names_or_none(names).__getitem__, st.open_row)),  # -1, an empty slot: None
-            max(hand[:_COLOR_CARDS]),  # card ids: the colours first
+            view.tickets_left,
+            None if decision is None else self.private(decision),
+            view.open_row,
+            max(view.hand_counts[:_COLOR_CARDS]),  # card ids: the colours first
         )
 
     def private(self, decision) -> Mapping[str, Any]:
@@ -185,118 +146,21 @@ class SeatReader:
             self._decision, self._private = decision, decision.private()
         return self._private
 
-    def names_or_none(self, names: tuple[str, ...]) -> tuple[str | None, ...]:
-        """The card names by id, and None last. A ruleset's games share their names (by
-        identity, else compared)."""
-        if self._names is not names and self._names != names:
-            self._names, self._names_or_none = names, (*names, None)
-        return self._names_or_none
-
 
 # --- claims ----------------------------------------------------------------------------------
 
 
-class Claims(Listing):
-    """The seat's legal claims at its turn: all of them, listed on first use (a :class:`Listing`),
-    or only those of a few routes (:meth:`of_routes`), which is what most turns need.
-
-    ``actions``: the claim actions built on earlier turns, by class, route, colour and
-    locomotives, reused and added to (a bot keeps them from turn to turn: actions are immutable
-    values, and the same payments come back turn after turn)."""
-
-    __slots__ = ("_by_kind", "_seen", "_closed", "_of_route", "_actions", "build", "built")
-
-    def __init__(self, by_kind: LegalByKind, seen: Seen, build: bool = True,
-                 actions: dict[tuple, Action] | None = None):
-        self._make, self._items = partial(_claims_listed, by_kind), None  # (``Listing.__init__``)
-        self._by_kind, self._seen = by_kind, seen
-        self._actions = {} if actions is None else actions
-        self._closed: Mapping[int, str] | None = None
-        # the claims built so far, by route index: a turn asks for some routes more than once
-        # (the suspects of a closed route, then the payable planned ones)
-        self._of_route: dict[int, list[Action]] = {}
-        self.build = build  # False: always take the claims from the listing
-        self.built = False  # whether some claims were built from the hand
-
-    def of_routes(self, routes: Sequence[Route]) -> list[Action]:
-        """The legal claims of ``routes`` (free routes), as the whole listing has them.
-
-        Where the claiming rule lists its claims alone (at the turn's start), those of routes
-        without ferry marks are built from the hand the way that rule lists them, without listing
-        the others: in each colour that pays the route (its own; any for grey, R-ROUTE-3) and that
-        the hand holds, the fewest locomotives; all locomotives if the hand has enough (R-ROUTE-2);
-        none for a route longer than the trains left or closed to the seat (``closed_routes``,
-        R-PAR). A ferry's payments are its rule's (R-FER): they are taken from the listing."""
-        by_kind = self._by_kind
-        if (not self.build or self._items is not None or not by_kind.asked_of_rule("claim-route")
-                or any(r.ferry for r in routes)):
-            wanted = {r.id for r in routes}
-            return [c for c in self if c.route in wanted]
-        self.built = True
-        made = self._of_route
-        todo = [r for r in routes if r.index not in made]
-        if todo:
-            self._build(todo)
-        out = []
-        for r in sorted(routes, key=_by_index):  # in the listing's order: by route, then colour
-            out += made[r.index]
-        return out
-
-    def _build(self, routes: Sequence[Route]) -> None:
-        """Build the claims of ``routes`` into ``_of_route`` (each route's by colour, as listed)."""
-        by_kind, made = self._by_kind, self._of_route
-        game, hand, trains = by_kind.game, self._seen.hand, self._seen.trains
-        if self._closed is None:
-            self._closed = game.closed_routes(by_kind.seat)
-        closed = self._closed
-        claim = game.registry.action_class("claim-route")
-        locos = hand.get(LOCOMOTIVE, 0)
-        held_colors = [(c, n) for c, n in zip(COLORS, map(hand.get, COLORS)) if n]
-        actions = self._actions
-        for r in routes:
-            out = made[r.index] = []
-            length = r.length
-            if r.index in closed or length > trains:
-                continue
-            for color, held in held_colors if r.color == GRAY else ((r.color, hand.get(r.color, 0)),):
-                if held and held + locos >= length:
-                    out.append(_claim(actions, claim, r.id, color, length - held if length > held else 0))
-            if locos >= length:
-                out.append(_claim(actions, claim, r.id, None, length))
-
-
-def _claims_listed(by_kind: LegalByKind) -> list[Action]:
-    return by_kind.get("claim-route").items()
-
-
-def _claim(actions: dict[tuple, Action], cls: type[Action], route: str, color: str | None, locomotives: int) -> Action:
-    """The claim, from ``actions`` (claims built before, by class, route, colour, locomotives) or new into it."""
-    key = (cls, route, color, locomotives)
-    action = actions.get(key)
-    if action is None:
-        action = actions[key] = cls(route=route, color=color, locomotives=locomotives)
-    return action
+def listing(view: SeatView, kind: str) -> Listing:
+    """The view's legal actions of ``kind``, listed on first use (iterating, ``len``, ``bool``)."""
+    return Listing(partial(view.actions, kind))
 
 
 def _by_index(route: Route) -> int:
     return route.index
 
 
-def _accepted(game, seat: int, action: Action) -> bool:
-    """Whether the rules accept ``action`` (a claim this bot built): its rule's own check."""
-    if action.kind != "claim-route":
-        return True
-    try:
-        game.registry.for_action(action).handler.check(game, seat, action)
-    except IllegalAction:
-        return False
-    return True
-
-
 def claims_of(claims: Sequence[Action], routes: Sequence[Route]) -> list[Action]:
-    """The claims of ``routes`` among ``claims``, a list or :class:`Claims`."""
-    if isinstance(claims, Claims):
-        return claims.of_routes(routes)
+    """The claims of ``routes`` among ``claims`` (the rules' listing, ``view.actions("claim-route")``)."""
     wanted = {r.id for r in routes}
     return [c for c in claims if c.route in wanted]
 
@@ -398,17 +262,16 @@ def build_graph(board: Board, seen: Seen, blocked: frozenset[int] | set[int],
 
 
 class RulesMemo:
-    """What a bot works out once for the ruleset it plays: the action handlers of its registry by
-    kind (``handlers``) and whether its views show stations (``shows_stations``: a plugin's part
-    of the view). A bot keeps the memo of the ruleset it was last asked about
-    (:meth:`TicketBot.rules_memo`), the ruleset itself kept as the key; a copy of the bot shares it."""
+    """What a bot works out once for the ruleset it plays: whether its views show stations
+    (``shows_stations``: a plugin's part of the view). A bot keeps the memo of the ruleset it was
+    last asked about (:meth:`TicketBot.rules_memo`), the ruleset itself kept as the key; a copy of
+    the bot shares it."""
 
-    __slots__ = ("ruleset", "handlers", "shows_stations")
+    __slots__ = ("ruleset", "shows_stations")
 
-    def __init__(self, game, seat: int):
-        self.ruleset = game.ruleset
-        self.handlers = KindHandlers(game.registry)
-        self.shows_stations = "stations" in game.view(seat)["rules"]
+    def __init__(self, view: SeatView):
+        self.ruleset = view.ruleset
+        self.shows_stations = "stations" in view.rules
 
     def __deepcopy__(self, memo: dict) -> RulesMemo:
         return self  # it holds only what the ruleset fixes
@@ -600,47 +463,27 @@ class TicketBot:
         self._blocked: set[int] = set()  # free routes closed to this seat (R-PAR), learnt from legal actions
         # the routes' owners as last seen (a list by route index, and a dict of the owned ones),
         # and a number that changes whenever they do
-        self._owners: list[int] | None = None
+        self._owners: tuple[int, ...] | None = None
         self._owner: dict[int, int] = {}
         self._owner_version = 0
         self._moved: set[int] = set()  # routes whose owner changed since the plan was last checked
-        self._routes_seen: list[list[int]] | None = None  # each player's routes, as last seen
+        self._routes_seen: list[tuple[int, ...]] | None = None  # each player's routes, as last seen
         self._free: FreePlanned | None = None  # the plan's free routes, until they change
         self._needs: tuple | None = None  # (free routes, hand, the colour needs they make)
-        # claims built from the hand (Claims.of_routes), until a variant's rules refuse one
-        self.build_claims = True
-        self._claims: Claims | None = None  # those of the turn being chosen
-        self._claim_actions: dict[tuple, Action] = {}  # the claims built so far (``Claims``'s ``actions``)
         self._board_index: BoardIndex | None = None  # of the board it was last asked about
         self._rules_memo: RulesMemo | None = None  # what it worked out for the ruleset last asked about
         self._reader = SeatReader()
 
     # --- entry point ----------------------------------------------------------------------
 
-    def choose(self, game, seat: int) -> Action:
-        board = game.board
-        rules = self.rules_memo(game, seat)
-        seen = self._read(game, seat, rules)
-        decision = seen.decision
-        # the legal actions by kind, each listed when first asked for: most turns need no claims
-        if decision is not None and "allowed" in decision:
-            by_kind = LegalByKind.answering(game, seat, decision["allowed"], rules.handlers)
-        elif decision is None and game.state.phase == "play" and game.state.current == seat:
-            by_kind = LegalByKind.at_turn_start(game, seat, rules.handlers)
-        else:
-            by_kind = LegalByKind(game, seat)
-        if decision is not None:
-            return self._decide(board, seen, decision, by_kind, by_kind.everything)
-        self._claims = None
-        action = self.take_turn(board, seen, by_kind, by_kind.everything)
-        built, self._claims = self._claims is not None and self._claims.built, None  # the game stays unreferenced
-        if built and not _accepted(game, seat, action):
-            # this variant pays for routes otherwise than the built-in claiming rule (a house rule
-            # replaced it): from now on the claims come from the rules' own listing
-            self.build_claims = False
-            action = self.take_turn(board, seen, by_kind, by_kind.everything)
-            self._claims = None
-        return action
+    def choose(self, view: SeatView) -> Action:
+        """The seat's next action, from its view: a pending decision answered, else a turn. The
+        legal actions are asked of the view kind by kind, when needed (most turns list no claims)."""
+        board = view.board
+        seen = self._read(view, self.rules_memo(view))
+        if seen.decision is not None:
+            return self._decide(board, seen, seen.decision, view)
+        return self.take_turn(board, seen, view)
 
     def board_index(self, board: Board) -> BoardIndex:
         """The routes of ``board`` by cities: kept while this bot is asked about the same board
@@ -656,22 +499,22 @@ class TicketBot:
         play-out bots take its own."""
         self._board_index, self._rules_memo = index, rules
 
-    def rules_memo(self, game, seat: int) -> RulesMemo:
-        """What this bot worked out for the ruleset of ``game``: kept while it is asked about games
+    def rules_memo(self, view: SeatView) -> RulesMemo:
+        """What this bot worked out for the ruleset of ``view``: kept while it is asked about games
         of the same ruleset object, made anew for another."""
         memo = self._rules_memo
-        if memo is None or memo.ruleset is not game.ruleset:
-            memo = self._rules_memo = RulesMemo(game, seat)
+        if memo is None or memo.ruleset is not view.ruleset:
+            memo = self._rules_memo = RulesMemo(view)
         return memo
 
-    def _read(self, game, seat: int, rules: RulesMemo) -> Seen:
-        """What the seat knows now (:func:`read_game`); the stations, a plugin's part of the view,
-        are taken from a whole view where the variant has them (``rules``: the ruleset's memo)."""
-        stations = game.view(seat)["rules"]["stations"] if rules.shows_stations else ()
-        owners = game.state.owner
+    def _read(self, view: SeatView, rules: RulesMemo) -> Seen:
+        """What the seat knows now (:class:`SeatReader`); the stations, a plugin's part of the
+        view, where the variant has them (``rules``: the ruleset's memo)."""
+        stations = view.rules["stations"] if rules.shows_stations else ()
+        owners = view.owner
         if owners != self._owners:
-            self._see_owners(owners, game.state.players)
-        return self._reader.read(game, seat, self._owner, stations)
+            self._see_owners(owners, view.players)
+        return self._reader.read(view, self._owner, stations)
 
     def _see_owners(self, owners: Sequence[int], players: Sequence[Any]) -> None:
         """Take the routes' owners (by route index, -1 for free): the routes claimed or released
@@ -682,7 +525,7 @@ class TicketBot:
         if changed is None:
             before = self._owners or [-1] * len(owners)
             changed = list(compress(range(len(owners)), map(ne, before, owners)))
-            self._routes_seen = [list(p.routes) for p in players]
+            self._routes_seen = [p.routes for p in players]
         owner = dict(self._owner)  # a new dict: the seen of earlier decisions keep theirs
         for r in changed:
             if owners[r] >= 0:
@@ -690,7 +533,7 @@ class TicketBot:
             else:
                 del owner[r]
         self._moved.update(changed)
-        self._owners, self._owner = list(owners), owner
+        self._owners, self._owner = owners, owner
         self._owner_version += 1
 
     def _claimed_since(self, owners: Sequence[int], players: Sequence[Any]) -> list[int] | None:
@@ -715,24 +558,25 @@ class TicketBot:
                     claimed.append(r)
                 grown.append(s)
         for s in grown:
-            seen[s] = list(players[s].routes)
+            seen[s] = players[s].routes
         return claimed
 
     # --- pending decisions ------------------------------------------------------------------
 
-    def _decide(self, board, seen, decision, by_kind, legal) -> Action:
+    def _decide(self, board, seen, decision, view: SeatView) -> Action:
         kind = decision.get("kind")
-        if "keep-tickets" in by_kind:
-            return self.keep_tickets(board, seen, by_kind["keep-tickets"])
-        if kind == "second-card" and "draw-card" in by_kind:
-            return self.draw_cards(board, seen, by_kind["draw-card"], second=True)
+        offers = view.actions("keep-tickets")
+        if offers:
+            return self.keep_tickets(board, seen, offers)
+        if kind == "second-card" and view.actions("draw-card"):
+            return self.draw_cards(board, seen, view.actions("draw-card"), second=True)
         if kind == "tunnel-extra":
-            pays = by_kind.get("pay-tunnel", [])
+            pays = view.actions("pay-tunnel")
             if pays:
                 return min(pays, key=lambda a: (getattr(a, "locomotives", 0), repr(a)))
-            if "decline-tunnel" in by_kind:
-                return by_kind["decline-tunnel"][0]
-        return self.rng.choice(legal)  # a decision of a rule this bot does not know
+            if view.actions("decline-tunnel"):
+                return view.actions("decline-tunnel")[0]
+        return self.rng.choice(view.legal_actions())  # a decision of a rule this bot does not know
 
     def keep_tickets(self, board, seen, offers: list[Action]) -> Action:
         """The offer whose tickets, planned with those held, score best within the budget: the
@@ -769,34 +613,37 @@ class TicketBot:
 
     # --- a turn -----------------------------------------------------------------------------
 
-    def take_turn(self, board, seen, by_kind, legal) -> Action:
-        claims = self._claims = Claims(by_kind, seen, self.build_claims, self._claim_actions)
-        if seen.final_round and (claims or "build-station" in by_kind):
-            best = self._last_turn(board, seen, claims, by_kind.get("build-station", []))
+    def take_turn(self, board, seen, view: SeatView) -> Action:
+        """The action opening the seat's turn (the module's docstring tells which). Each kind of
+        action is listed only if this turn asks for it (:func:`listing`)."""
+        claims = listing(view, "claim-route")
+        builds = listing(view, "build-station")
+        if seen.final_round and (claims or builds):
+            best = self._last_turn(board, seen, claims, builds)
             if best is not None:
                 return best
         plan = self.plan_for(board, seen, claims)
-        station = self._station(plan, by_kind.get("build-station", []))
+        station = self._station(plan, builds)
         if station is not None:
             return station
         # whether a card may be drawn matters for tunnels only: the draws are listed if one asks
-        claim = self.claim_along_plan(board, seen, plan, claims, can_draw=by_kind.get("draw-card"))
+        claim = self.claim_along_plan(board, seen, plan, claims, can_draw=listing(view, "draw-card"))
         if claim is not None:
             return claim
-        free_claim = self._controller_claim(board, plan, by_kind.get("play-controller", []))
+        free_claim = self._controller_claim(board, plan, listing(view, "play-controller"))
         if free_claim is not None:
             return free_claim
         if not plan.pairs:
-            if "draw-tickets" in by_kind and _safe_to_draw_tickets(seen, plan):
-                return by_kind["draw-tickets"][0]
+            if view.actions("draw-tickets") and _safe_to_draw_tickets(seen, plan):
+                return view.actions("draw-tickets")[0]
             extra = self._claim_for_points(board, seen, claims)
             if extra is not None:
                 return extra
-        if "draw-card" in by_kind:
-            return self.draw_cards(board, seen, by_kind["draw-card"], second=False)
+        if view.actions("draw-card"):
+            return self.draw_cards(board, seen, view.actions("draw-card"), second=False)
         if claims:
             return self._claim_for_points(board, seen, claims)
-        return self._fallback(legal)
+        return self._fallback(view.legal_actions())
 
     def _fallback(self, legal: list[Action]) -> Action:
         """Nothing planned can be done and no card can be drawn: anything but what costs points
@@ -909,7 +756,7 @@ class TicketBot:
 
     def claim_along_plan(self, board, seen, plan: Plan, claims: list[Action], can_draw: Sized | bool) -> Action | None:
         """The planned route to claim now, if the hand can pay one. Of ``claims`` (a list, or
-        :class:`Claims`), only those of the planned routes the hand may pay are asked for;
+        a listing), only those of the planned routes the hand may pay are asked for;
         ``can_draw``'s truth (a listing of the draws, say) only when a tunnel could be claimed."""
         payable = may_pay(seen, self._free_planned(board, seen, plan).routes)
         if not payable:
@@ -950,21 +797,15 @@ class TicketBot:
             return None
         return max(builds, key=lambda a: (board.routes[board.route_index[a.route]].length, a.route))
 
-    def _claim_for_points(self, board, seen, claims: list[Action]) -> Action | None:
-        """With the tickets done: the longest route, to score and to end the game while ahead."""
+    def _claim_for_points(self, board, seen, claims: Sequence[Action]) -> Action | None:
+        """With the tickets done: the longest route, to score and to end the game while ahead.
+        ``claims`` are listed only if the hand may pay some free route (``may_pay``)."""
         def key(c: Action) -> tuple:
             return board.routes[board.route_index[c.route]].length, -c.locomotives, -c.triples, c.route, c.color or ""
 
-        if not isinstance(claims, Claims):
-            return max(claims, key=key) if claims else None
-        # the longest routes the hand may pay first (no other route has a claim, ``may_pay``):
-        # the claims of the longest of them that has some are the ones the whole listing's best is among
-        payable = may_pay(seen, [r for r in board.routes if r.index not in seen.owner])
-        for length in sorted({r.length for r in payable}, reverse=True):
-            longest = claims.of_routes([r for r in payable if r.length == length])
-            if longest:
-                return max(longest, key=key)
-        return None
+        if not may_pay(seen, [r for r in board.routes if r.index not in seen.owner]):
+            return None
+        return max(claims, key=key) if claims else None
 
     def _last_turn(self, board, seen, claims: list[Action], builds: list[Action]) -> Action | None:
         """The last turn: the claim or station worth most points now (route points, plus twice

@@ -31,10 +31,12 @@ from ttr_core.errors import (
 from ttr_core.open_row_table import OpenRowOperations
 from ttr_core.prepared import PreparedRules
 from ttr_core.scoring import GameResult, score_game
+from ttr_core.seat_view import SeatView
 from ttr_core.shuffle import shuffle
 from ttr_core.state import GameState, PlayerState, StateSnapshot, digest
 from ttr_core.table import TableOperations
 from ttr_core.variant import Ruleset
+
 
 
 class SetupError(TTRError):
@@ -478,6 +480,11 @@ class Game(TableOperations, OpenRowOperations):
         data["rng"] = digest(repr(self._generator.generator.getstate()))  # reading its state draws nothing
         data["log"] = len(self.log)
         return data
+
+    def seat_view(self, seat: int) -> SeatView:
+        """What ``seat`` may know, typed and read-only (:class:`~ttr_core.seat_view.SeatView`): what
+        a bot is handed for one decision, closed once it has chosen."""
+        return SeatView.of(self, seat)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): public information plus that seat's own hand,

@@ -64,14 +64,15 @@ def build_view(game: Game, seat: int | None) -> dict[str, Any]:
             "hand": game.cards.counts_by_name(me.hand),
             "tickets": [board.tickets[t].id for t in me.tickets],
         }
-    for part in _plugin_parts(game, seat):
+    for part in plugin_parts(game, seat):
         view["rules"].update(part or {})
     if game.result is not None:
         view["result"] = _conv.unstructure(game.result)
     return view
 
 
-def _plugin_parts(game: Game, seat: int | None) -> list[Any]:
+def plugin_parts(game: Game, seat: int | None) -> list[Any]:
+    """The plugins' parts of the view of ``seat`` (``ttr_view``), a failure named as the plugin's."""
     try:
         return game.hook.ttr_view(game=game, seat=seat)
     except TTRError:

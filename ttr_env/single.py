@@ -22,7 +22,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from ttr_bots import Bot, bot_classes
+from ttr_bots import Bot, ask, bot_classes
 from ttr_core import variant as variants
 from ttr_core.actions import Action
 from ttr_core.game import Game
@@ -134,7 +134,7 @@ class SingleSeatEnv(gymnasium.Env):
             seat = game.to_act()[0]
             if seat == self.seat:
                 return
-            game.apply(seat, self.bots[seat].choose(game, seat))
+            game.apply(seat, ask(self.bots[seat], game, seat))
         raise RuntimeError(f"the bots played {MAX_BOT_ACTIONS} actions in a row without the learner's turn coming")
 
     def _observe(self):

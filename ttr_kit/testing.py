@@ -91,7 +91,7 @@ def play_to_end(
 ) -> Game:
     """Let bots (installed bot names, cycled over the seats: ``ttr bots``) finish ``game`` from
     where it stands, checking the invariants after every action when ``check``."""
-    from ttr_bots import bot_classes
+    from ttr_bots import ask, bot_classes
 
     seed = game.seed if seed is None else seed
     classes = bot_classes(bots)
@@ -100,7 +100,7 @@ def play_to_end(
         if game.over:
             return game
         seat = game.to_act()[0]
-        game.apply(seat, seats[seat].choose(game, seat))
+        game.apply(seat, ask(seats[seat], game, seat))
         if check:
             assert_invariants(game)
     raise AssertionError(f"the game did not end within {max_actions} actions")

@@ -100,7 +100,7 @@ class BotRunner:
                     self._push(game_id)
 
     def _choose(self, meta: GameMeta, game: Game, seat: int) -> Action:
-        return self._player(meta, seat).choose(game, seat)
+        return bot_kinds.ask(self._player(meta, seat), game, seat)
 
     def _player(self, meta: GameMeta, seat: int) -> bot_kinds.Bot:
         key = (meta.id, seat)

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 
+import attrs
 import pytest
 import sqlalchemy as sa
 
@@ -372,10 +373,10 @@ def test_an_installed_third_party_bot_plays_its_seats_and_is_offered(client):
         def __init__(self, seed, seat):
             self.rng = random.Random(f"claimer:{seed}:{seat}")
 
-        def choose(self, game, seat):
-            legal = game.legal_actions(seat)
+        def choose(self, view):
+            legal = view.legal_actions()
             action = self.rng.choice([a for a in legal if a.kind == "claim-route"] or legal)
-            chosen.append(game.registry.to_data(action))
+            chosen.append({"kind": action.kind, **{k: list(v) if isinstance(v, tuple) else v for k, v in attrs.asdict(action).items()}})
             return action
 
     with ttr_bots.local_bots({"claimer": Claimer}):

@@ -26,7 +26,7 @@ import sqlalchemy as sa
 
 from server_kit import check_stored, migrations_head, with_migration
 
-from ttr_bots import bot_class
+from ttr_bots import ask, bot_class
 from ttr_core import record, variant
 from ttr_core.game import Game
 from ttr_core.state import digest
@@ -93,7 +93,7 @@ def play(game_id: str, variant_id: str, seed: int, bots: tuple[str | None, ...],
             seat, action = 0, game.registry.from_data({"kind": "resign"}, 0)
         else:
             seat = game.to_act()[0]
-            action = players[seat].choose(game, seat)
+            action = players[seat].choose(game.seat_view(seat))
         game.apply(seat, action)
         after.append({"version": len(game.log), "phase": game.state.phase, "to_act": list(game.to_act()),
                       "over": game.over})
@@ -349,7 +349,7 @@ def play_one(service, g: Played) -> None:
         moved = service.act(g.id, seat, status.version, legal[0])
     else:
         def choose(meta, game, seat):
-            return bot_class(meta.seats[seat].bot)(meta.seed, seat).choose(game, seat)
+            return ask(bot_class(meta.seats[seat].bot)(meta.seed, seat), game, seat)
 
         moved = service.play_bot_action(g.id, choose, lambda over: None)
     assert moved.version == status.version + 1, f"{g.id}: the action after the upgrade was not applied"
