@@ -13,7 +13,7 @@ from ttr_bots.opponent_model import TicketModel, likely_tickets, route_needs
 from ttr_bots.sampling import sample
 from ttr_bots import search_bot
 from ttr_bots.search_bot import SearchBot
-from ttr_bots.ticket_bot import TicketBot
+from ttr_bots.ticket import TicketBot
 from ttr_core import variant
 from ttr_core.game import Game
 from ttr_core.hidden import redeal_tickets

@@ -15,7 +15,7 @@ from ttr_bots import search_bot
 from ttr_bots.sampling import sample
 from ttr_core.seat_view import canonical_state
 from ttr_bots.search_bot import SearchBot
-from ttr_bots.ticket_bot import TicketBot
+from ttr_bots.ticket import TicketBot
 from ttr_core import record, variant
 from ttr_core.game import Game
 from ttr_core.invariants import invariant_problems

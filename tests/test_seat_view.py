@@ -15,7 +15,7 @@ import pytest
 import ttr_bots
 from ttr_bots import OldBotSignature, ask, bot_class, local_bots
 from ttr_bots.search_bot import SearchBot
-from ttr_bots.ticket_bot import TicketBot
+from ttr_bots.ticket import TicketBot
 from ttr_core import variant
 from ttr_core.errors import TTRError
 from ttr_core.game import Game

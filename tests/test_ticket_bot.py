@@ -16,7 +16,7 @@ from ttr_core import record, variant
 from ttr_kit import testing
 from ttr_plugins.claiming import ClaimRoute
 from ttr_plugins.tickets import KeepTickets
-from ttr_bots.ticket_bot import TicketBot
+from ttr_bots.ticket import TicketBot
 from ttr_core.game import Game
 from ttr_plugins.tickets import ChooseTickets
 
@@ -322,7 +322,8 @@ def test_the_planner_finds_the_paths_networkx_finds_ties_included(variant_id):
 def _mid_game_plan_inputs(variant_id: str):
     """The board, what the seat to act sees and its planning graph, 120 ticket-bot actions into a
     4-player game: routes taken, hands and trains spent."""
-    from ttr_bots.ticket_bot import build_graph, read_view
+    from ttr_bots.ticket.planning import build_graph
+    from ttr_bots.ticket.seen import read_view
 
     game = Game(variant.load(variant_id), ["P1", "P2", "P3", "P4"], 8)
     players = [TicketBot(8, i) for i in range(4)]
@@ -335,7 +336,7 @@ def _mid_game_plan_inputs(variant_id: str):
 
 
 def test_plans_sharing_searches_are_the_plans_made_alone():
-    from ttr_bots.ticket_bot import plan_tickets
+    from ttr_bots.ticket.planning import plan_tickets
 
     board, seen, graph = _mid_game_plan_inputs("usa")
     rng = random.Random(8)
@@ -349,7 +350,7 @@ def test_plans_sharing_searches_are_the_plans_made_alone():
 
 @pytest.mark.parametrize("variant_id", ["usa", "europe"])
 def test_a_plan_given_up_below_a_score_would_have_scored_below_it(variant_id):
-    from ttr_bots.ticket_bot import plan_tickets
+    from ttr_bots.ticket.planning import plan_tickets
 
     board, seen, graph = _mid_game_plan_inputs(variant_id)
     rng = random.Random(8)
@@ -393,7 +394,7 @@ def test_each_kind_listed_alone_is_that_kind_of_the_legal_actions(variant_id):
 
 @pytest.mark.parametrize("variant_id", ["usa", "europe", "ussr"])
 def test_what_the_bot_reads_is_what_the_view_shows(variant_id):
-    from ttr_bots.ticket_bot import read_view
+    from ttr_bots.ticket.seen import read_view
 
     game = Game(variant.load(variant_id), ["P1", "P2", "P3", "P4"], 6)
     players = [TicketBot(6, i) for i in range(4)]
@@ -422,14 +423,14 @@ def test_what_the_bot_reads_is_what_the_view_shows(variant_id):
 def test_the_tickets_kept_are_the_best_offer_planned_in_full(variant_id):
     # keeping tickets stops planning offers that cannot beat the best one found: the same choice
     # as planning every offer and taking the first of the best
-    from ttr_bots.ticket_bot import _opening_bound, time_budget, plan_tickets
+    from ttr_bots.ticket.planning import opening_bound, plan_tickets, time_budget
 
     class Checked(TicketBot):
         kept = 0
 
         def keep_tickets(self, board, seen, offers):
             chosen = super().keep_tickets(board, seen, offers)
-            graph = self._graph_for(board, seen)
+            graph = self.planner.graph(board, seen)
             budget = min(seen.trains * (1 - self.reserve), time_budget(seen))
 
             def value(offer):
@@ -444,7 +445,7 @@ def test_the_tickets_kept_are_the_best_offer_planned_in_full(variant_id):
             for offer in offers:  # the bound offers are skipped by is never below their score
                 kept = tuple(board.ticket_index[t] for t in offer.tickets)
                 points = sum(board.tickets[t].points for t in seen.tickets + kept)
-                assert _opening_bound(board, graph, seen, seen.tickets + kept, budget, points) >= value(offer)[0]
+                assert opening_bound(board, graph, seen, seen.tickets + kept, budget, points) >= value(offer)[0]
             Checked.kept += 1
             return chosen
 

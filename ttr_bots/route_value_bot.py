@@ -41,10 +41,11 @@ from itertools import permutations
 
 from ttr_core.board import Board
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
-from ttr_bots.route_graph import BoardIndex, RouteGraph, pair, shortest_path
-from ttr_bots.ticket_bot import (
-    Plan, RulesMemo, Searches, Seen, TicketBot, build_graph, plan_tickets, still_valid, time_budget,
-)
+from ttr_bots.route_graph import RouteGraph, pair, shortest_path
+from ttr_bots.ticket import TicketBot
+from ttr_bots.ticket.planner import Planner
+from ttr_bots.ticket.planning import Plan, Searches, plan_tickets, time_budget
+from ttr_bots.ticket.seen import RulesMemo, Seen
 
 #: what a route weighs for its turn to claim, in trains
 TURN_WEIGHT = 3.0
@@ -63,41 +64,53 @@ NOT_SHORT = 99
 SAVE_LOCOMOTIVES_ABOVE = 15
 
 
+class RouteValuePlanner(Planner):
+    """The ticket bot's planner, its free routes weighed by their worth (:func:`route_weight`) and
+    its tickets planned in their cheapest order (:func:`plan_in_best_order`)."""
+
+    def __init__(self, owners):
+        super().__init__(owners)
+        #: a free route's weight by its length, from the route points of the ruleset played
+        #: (:meth:`RouteValueBot.choose` sets them)
+        self.weights: dict[int, float] = {}
+
+    def route_weights(self) -> dict[int, float]:
+        """Its routes' worth (:attr:`weights`), not their length alone."""
+        return self.weights
+
+    def plan_tickets(self, board, graph, seen, tickets, budget, searches) -> Plan:
+        """The plan of its tickets in their best order (:func:`plan_in_best_order`), kept as the
+        ticket bot keeps its own."""
+        return plan_in_best_order(board, graph, seen, tickets, budget, searches)
+
+
 class RouteValueBot(TicketBot):
     """The ticket bot planning by routes' worth, its tickets in their cheapest order, drawing for its nearest route."""
 
     name = "route-value"
+    planner_class = RouteValuePlanner
 
     def __init__(self, seed: int, seat: int):
         super().__init__(seed, seat)
         self.rng = random.Random(f"route-value-bot:{seed}:{seat}")
-        # the memo of the ruleset the route weights were made for, and the weights by length (from
-        # that ruleset's route points)
-        self._weights_of: tuple[RulesMemo | None, dict[int, float]] = (None, {})
-        self._owners_checked = -1  # the owners' version the plan was last checked against
+        self._weighed_for: RulesMemo | None = None  # the memo of the ruleset the route weights were made for
 
     def choose(self, view):
         rules = self.rules_memo(view)
-        if self._weights_of[0] is not rules:
+        if self._weighed_for is not rules:
             lengths = {r.length for r in view.board.routes}
-            self._weights_of = (rules, {n: route_weight(n, view.route_points(n)) for n in lengths})
+            self.planner.weights = {n: route_weight(n, view.route_points(n)) for n in lengths}
+            self._weighed_for = rules
         return super().choose(view)
 
-    def _graph_for(self, board, seen) -> RouteGraph:
-        key = (self._owner_version, seen.trains, len(self._blocked), seen.my_stations)
-        if key != self._graph_key:
-            self._graph = weighted_graph(board, seen, self._blocked, self._weights_of[1], self.board_index(board))
-            self._graph_key = key
-        return self._graph
-
-    # --- tickets and the plan ---------------------------------------------------------------
+    # --- tickets ----------------------------------------------------------------------------
 
     def keep_tickets(self, board, seen, offers):
         """The offer whose tickets, planned in their best order with those held, score best within
         the ticket bot's budget (R-SET-4, R-TIX-1); of equals, the one keeping fewer, then the first."""
-        graph = self._graph_for(board, seen)
+        graph = self.planner.graph(board, seen)
         budget = min(seen.trains * (1 - self.reserve), time_budget(seen))
-        searches = self._searches_on(graph)
+        searches = self.planner.searches_on(graph)
         best = None  # ((score, -tickets kept), offer)
         for offer in offers:
             kept = tuple([board.ticket_index[t] for t in offer.tickets])
@@ -106,24 +119,6 @@ class RouteValueBot(TicketBot):
             if best is None or scored > best[0]:
                 best = (scored, offer)
         return best[1]
-
-    def _plan_holding(self, board, seen, blocked: int) -> Plan:
-        """The plan of its tickets in their best order (:func:`plan_in_best_order`), kept as the
-        ticket bot keeps its own: made again only for new tickets, stations or blocked routes, or
-        a planned connection that can no longer be built (:func:`still_valid`)."""
-        key = (seen.tickets, blocked, seen.my_stations, seen.stations_left)
-        if self._plan is not None and key == self._plan_key:
-            if self._owner_version != self._owners_checked:
-                self._free = None  # routes changed hands: the plan's free routes are worked out again
-                self._owners_checked = self._owner_version
-            kept = still_valid(self.board_index(board), seen, self._plan, self._blocked)
-            if kept is not None:
-                self._plan = kept
-                return kept
-        graph = self._graph_for(board, seen)
-        self._plan = plan_in_best_order(board, graph, seen, seen.tickets, seen.trains, self._searches_on(graph))
-        self._plan_key = key
-        return self._plan
 
     # --- claims -----------------------------------------------------------------------------
 
@@ -146,9 +141,10 @@ class RouteValueBot(TicketBot):
         """The open card (R-DRAW-1) of a colour the plan lacks that leaves one of its routes
         fewest cards short of being paid; of equals, the colour most lacking, then the first slot.
         Without one, the ticket bot's draw (a locomotive the plan needs, else blind)."""
-        plan = self._cached_plan(board, seen)
-        short = _cards_short(seen, self._free_planned(board, seen, plan).groups)
-        needs = self._color_needs(board, seen, plan)
+        planner = self.planner
+        plan = planner.current(board, seen)
+        short = _cards_short(seen, planner.free_planned(board, seen, plan).groups)
+        needs = planner.color_needs(board, seen, plan)
         row, best = seen.open_row, None
         for d in draws:
             color = row[d.slot] if d.slot is not None else None
@@ -163,13 +159,6 @@ class RouteValueBot(TicketBot):
 def route_weight(length: int, points: int) -> float:
     """A free route's weight in the plan: its trains, a turn, less what it scores beyond a point a train."""
     return length + TURN_WEIGHT - (points - length) * POINTS_WEIGHT
-
-
-def weighted_graph(board, seen, blocked, weights: dict[int, float], index: BoardIndex | None = None) -> RouteGraph:
-    """The ticket bot's graph (:func:`ttr_bots.ticket_bot.build_graph`: its own routes at 0, the
-    free routes it could claim, between two cities the cheapest) with free routes weighed by
-    ``weights`` (by length) instead of their length (``index``: the board's, if kept)."""
-    return build_graph(board, seen, blocked, weights, index)
 
 
 def plan_score(board: Board, plan: Plan) -> float:
@@ -208,7 +197,7 @@ def _done(board: Board, graph: RouteGraph, ticket: int) -> bool:
 
 
 def plan_in_order(board: Board, graph: RouteGraph, order: Sequence[int], budget: float, searches: Searches) -> Plan:
-    """The ticket bot's greedy plan (:func:`ttr_bots.ticket_bot.plan_tickets`, without stations)
+    """The ticket bot's greedy plan (:func:`ttr_bots.ticket.planning.plan_tickets`, without stations)
     taking ``order``'s tickets one by one: each by its cheapest path given the connections chosen
     so far (they cost nothing more, R-TIX-3), dropped if it does not fit the budget."""
     chosen: set[tuple[int, int]] = set()
@@ -256,5 +245,5 @@ def _cards_short(seen: Seen, groups: Sequence[Sequence]) -> dict[str, int]:
 
 
 __all__ = [
-    "RouteValueBot", "plan_in_best_order", "plan_in_order", "plan_score", "route_weight", "weighted_graph",
+    "RouteValueBot", "RouteValuePlanner", "plan_in_best_order", "plan_in_order", "plan_score", "route_weight",
 ]

@@ -57,7 +57,8 @@ from ttr_core.seat_view import SeatView
 from ttr_bots import ask
 from ttr_bots.opponent_model import TicketModel, likely_tickets, route_needs
 from ttr_bots.route_value_bot import RouteValueBot
-from ttr_bots.ticket_bot import TicketBot, read_view
+from ttr_bots.ticket import TicketBot
+from ttr_bots.ticket.seen import read_view
 
 #: play-outs per decision by default in games of up to ``MID_GAME_PLAYERS`` players (a usa move then
 #: takes at most about 0.6 s of CPU in 2-player games; see the README)

@@ -21,7 +21,9 @@ import random
 from ttr_core.actions import Action
 from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE
 from ttr_bots.legal_by_kind import Listing
-from ttr_bots.ticket_bot import Seen, TicketBot, listing, may_pay
+from ttr_bots.ticket import TicketBot
+from ttr_bots.ticket.claiming import listing, may_pay
+from ttr_bots.ticket.seen import Seen
 
 #: the shortest route the long-route player goes for at once
 LONG = 4
@@ -42,14 +44,16 @@ class LongRouteBot(TicketBot):
         fewest = min(len(o.tickets) for o in offers)
         return super().keep_tickets(board, seen, [o for o in offers if len(o.tickets) == fewest])
 
-    def take_turn(self, board, seen, view) -> Action:
-        # the claims are listed only when the hand could pay some long route
+    def style_move(self, board, seen, view) -> Action | None:
+        """Before the last turn: a route of ``LONG`` spaces or more the hand can pay, one that
+        extends its own network first, then the longest (the claims are listed only when the
+        hand could pay some long route)."""
         if not seen.final_round and may_pay(seen, (r for r in board.routes if r.length >= LONG and r.index not in seen.owner)):
             long_claims = [c for c in view.actions("claim-route") if _length(board, c) >= LONG]
             if long_claims:
                 return max(long_claims, key=lambda c: (_extends(board, seen, c), _length(board, c), -c.locomotives,
                                                        c.route, c.color or ""))
-        return super().take_turn(board, seen, view)
+        return None
 
     def claim_along_plan(self, board, seen, plan, claims: list[Action], can_draw) -> Action | None:
         # short routes wait for the end of the game: the cards go to long ones first
@@ -79,11 +83,13 @@ class TicketHoarderBot(TicketBot):
         super().__init__(seed, seat)
         self.rng = random.Random(f"hoarder-bot:{seed}:{seat}")
 
-    def take_turn(self, board, seen, view) -> Action:
+    def style_move(self, board, seen, view) -> Action | None:
+        """New tickets as soon as its plan is done (nothing left to claim, nothing dropped),
+        until the last few turns."""
         plan = self.plan_for(board, seen, listing(view, "claim-route"))
         if not plan.pairs and not plan.dropped and view.actions("draw-tickets") and _time_left(seen):
             return view.actions("draw-tickets")[0]
-        return super().take_turn(board, seen, view)
+        return None
 
 
 def _length(board, claim: Action) -> int:
