@@ -61,7 +61,7 @@ def greedy():
 def test_the_built_in_bots_are_found_through_the_entry_point_group():
     found = ttr_bots.available()
     assert found["random"].value == "ttr_bots.random_bot:RandomBot"
-    assert found["ticket"].value == "ttr_bots.ticket_bot:TicketBot"
+    assert found["ticket"].value == "ttr_bots.ticket:TicketBot"
     assert all(ep.group == ttr_bots.GROUP == "ttr.bots" for ep in found.values())
     for name in found:
         assert ttr_bots.bot_class(name).name == name  # the class knows the name it is installed under

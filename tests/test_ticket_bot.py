@@ -116,6 +116,12 @@ def test_the_shuffle_check_catches_a_bot_that_peeks():
     assert differed > 0
 
 
+def test_code_written_against_the_old_module_gets_the_same_bot():
+    from ttr_bots import ticket_bot
+
+    assert ticket_bot.TicketBot is TicketBot is bots.bot_class("ticket")
+
+
 def test_the_bot_has_its_own_generator_and_games_are_reproducible():
     rs = variant.load("wor")
     first = record.dumps(record.make_record(bots.play_game(rs, 3, 11, ("ticket",))))
