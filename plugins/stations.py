@@ -28,7 +28,7 @@ from typing import ClassVar, Literal
 import attrs
 
 from ttr_core.plugin import (
-    COLORS, GRAY, Action, Bonus, CannotPay, DisjointSets, IllegalAction, MalformedAction, NotLegalNow, Plugin,
+    COLORS, GRAY, Action, Bonus, CannotPay, DisjointSets, Highlight, IllegalAction, MalformedAction, NotLegalNow, Plugin,
     RecordError, hookimpl, parameter,
 )
 
@@ -254,6 +254,15 @@ class Stations(Plugin):
         # R-STA-3: which route each station borrowed in the end, or None; in build order
         borrowed = {b.label: b.route for b in outcome.borrows}
         return {NAME: [{"city": c, "borrowed": borrowed.get(label(c))} for c in self.cities_of(game, seat)]}
+
+    @hookimpl
+    def ttr_highlights(self, game, seat, score):
+        # R-STA-3: the route each of the seat's stations borrows in the end, for a page to mark
+        mine = {label(c) for c in self.cities_of(game, seat)}
+        return [
+            Highlight(seat, NAME, f"{b.label} borrows {b.route}", (b.route,))
+            for b in score.borrows if b.route is not None and b.label in mine
+        ]
 
     @hookimpl
     def ttr_choice_preference(self, outcome, points):

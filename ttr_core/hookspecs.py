@@ -1,8 +1,10 @@
 """Hook specifications: every point where the core asks the rule plugins.
 
-This module lists only the hooks the core itself calls, in the order a game meets them: building
+This module lists the hooks the core itself calls, in the order a game meets them: building
 the ruleset, setting up a game, the turn, the table (routes claimed and freed), the end of the
-game, positions and checks. A plugin that offers an extension point of its own to other plugins
+game, positions and checks; then the hooks through which applications ask the plugins what to
+show of a game (a page's highlights of the final position, an environment's observation), which
+no game calls. A plugin that offers an extension point of its own to other plugins
 (the claiming plugin's ``ttr_claim_started``, the tickets plugin's ``ttr_ticket_deal``...)
 declares it itself through ``ttr_addhooks``, as pytest plugins do with ``pytest_addhooks``: the
 plugin reference (``docs/plugins.md``) lists both kinds.
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
     from ttr_core.board import Board, Route
     from ttr_core.claims import ClaimOptions
     from ttr_core.game import Game
-    from ttr_core.scoring import Bonus, PlayerScore, TicketOutcome, Winners
+    from ttr_core.scoring import Bonus, Highlight, PlayerScore, TicketOutcome, Winners
     from ttr_core.state import Decision
     from ttr_core.table import Refusal
 
@@ -643,4 +645,32 @@ def ttr_invariant_problems(game: Game) -> Sequence[str] | None:
         def ttr_invariant_problems(self, game):
             if any(n < 0 for n in self.state(game).built.values()):
                 return ["stations: a negative count of stations built"]
+    """
+
+
+# -------------------------------------------------------------------------------------------
+# What applications show of a game: asked by hosts and environments, never by a game
+# -------------------------------------------------------------------------------------------
+
+
+@hookspec
+def ttr_highlights(game: Game, seat: int, score: PlayerScore) -> Sequence[Highlight] | None:
+    """Return the routes of ``seat``'s final position that this plugin would have a page mark on
+    the board, each a ``Highlight`` with a title in players' words: the routes of the longest
+    trail (R-BON-1), the route a station borrows (R-STA-3).
+
+    Called by ``ttr_core.scoring.highlights`` once per seat of a finished game, when an
+    application asks (the server's game page, ``GET /api/games/{id}/highlights``); never while a
+    game plays or is scored, so an answer may take longer than scoring would (walking a trail
+    route by route). ``score`` is the seat's ``PlayerScore``: its borrows as chosen, its facts
+    (``ttr_player_facts``). All answers are collected, in the variant's plugin order; a variant
+    whose plugins answer nothing shows nothing. Answering changes nothing.
+
+    Example::
+
+        @hookimpl
+        def ttr_highlights(self, game, seat):
+            mine = [game.board.routes[r] for r in game.state.players[seat].routes]
+            tunnels = tuple(r.id for r in mine if r.tunnel)
+            return [Highlight(seat, "tunnels", f"{len(tunnels)} tunnels", tunnels)] if tunnels else None
     """

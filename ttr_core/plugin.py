@@ -35,7 +35,7 @@ from ttr_core.hookspecs import hookimpl, hookspec, per_ruleset, required, single
 from ttr_core.network import DisjointSets, longest_trail, longest_trail_edges
 from ttr_core.open_row_table import Refill
 from ttr_core.parameters import Parameter, parameter, parameters_of
-from ttr_core.scoring import Borrow, Bonus, PlayerScore, TicketOutcome, Winners
+from ttr_core.scoring import Borrow, Bonus, Highlight, PlayerScore, TicketOutcome, Winners
 from ttr_core.state import Decision, GameState
 from ttr_core.shuffle import shuffle
 from ttr_core.table import CANNOT_PAY, CLOSED, TAKEN, TRAINS, Refusal
@@ -54,6 +54,8 @@ __all__ = [
     "ClaimOptions", "Payment",
     # scoring
     "Bonus", "Borrow", "PlayerScore", "TicketOutcome", "Winners",
+    # what a page may mark on the board of a final position (ttr_highlights)
+    "Highlight",
     # graph helpers
     "DisjointSets", "longest_trail", "longest_trail_edges",
     # randomness: shuffling with the game's generator, as the core deals
