@@ -53,6 +53,10 @@ NOT_CALLED_IN_A_USA_GAME = {
     "the claiming plugin lists claims itself",
     "ttr_highlights": "asked by applications once a game is over (ttr_core.scoring.highlights: a game "
     "page's marks on the board), never by the game itself",
+    "ttr_observation_parts": "asked by an environment (ttr_env, through ttr_core.observing) as it lays out "
+    "its observation, never by a game",
+    "ttr_observation_values": "asked by an environment (ttr_env, through ttr_core.observing) when it observes "
+    "a seat, never by a game",
 }
 
 #: hooks the usa plugins declare for each other (``ttr_addhooks``) that a usa game calls too
