@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from ttr_core.plugin import Bonus, Plugin, hookimpl, longest_trail, parameter
+from ttr_core.plugin import Bonus, Highlight, Plugin, hookimpl, longest_trail, longest_trail_edges, parameter
 
 NAME = "longest-path"
 
@@ -56,6 +56,16 @@ class LongestPath(Plugin):
     def ttr_player_facts(self, game, seat):
         # R-BON-1: the longest trail in spaces, whether or not it earned the bonus (for hosts)
         return {NAME: path_length(game, seat)}
+
+    @hookimpl
+    def ttr_highlights(self, game, seat):
+        # R-BON-1: the trail itself, route by route, for a page to draw; asked only at the end
+        routes = [game.board.routes[r] for r in sorted(game.state.players[seat].routes)]
+        walked = [routes[i] for i in longest_trail_edges([(r.ai, r.bi, r.length) for r in routes])]
+        if not walked:
+            return None
+        spaces = sum(r.length for r in walked)
+        return [Highlight(seat, NAME, f"longest trail: {spaces} spaces", tuple(r.id for r in walked), Highlight.TRAIL)]
 
     @hookimpl(optionalhook=True)
     def ttr_tie_breaker(self, game, name, score):

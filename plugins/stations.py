@@ -28,7 +28,7 @@ from typing import ClassVar, Literal
 import attrs
 
 from ttr_core.plugin import (
-    COLORS, GRAY, Action, Bonus, CannotPay, DisjointSets, IllegalAction, MalformedAction, NotLegalNow, Plugin,
+    COLORS, GRAY, Action, Bonus, CannotPay, DisjointSets, Highlight, IllegalAction, MalformedAction, NotLegalNow, ObservationPart, Plugin,
     RecordError, hookimpl, parameter,
 )
 
@@ -256,6 +256,15 @@ class Stations(Plugin):
         return {NAME: [{"city": c, "borrowed": borrowed.get(label(c))} for c in self.cities_of(game, seat)]}
 
     @hookimpl
+    def ttr_highlights(self, game, seat, score):
+        # R-STA-3: the route each of the seat's stations borrows in the end, for a page to mark
+        mine = {label(c) for c in self.cities_of(game, seat)}
+        return [
+            Highlight(seat, NAME, f"{b.label} borrows {b.route}", (b.route,))
+            for b in score.borrows if b.route is not None and b.label in mine
+        ]
+
+    @hookimpl
     def ttr_choice_preference(self, outcome, points):
         # R-STA-4: the best final total (routes are fixed: the points of the choice), then what
         # wins the tie-break of every rule set with stations (the most completed tickets), then
@@ -322,6 +331,30 @@ class Stations(Plugin):
                 for s in range(len(game.state.players))
             ]
         }
+
+    @hookimpl
+    def ttr_observation_parts(self, game):
+        # what the board shows (R-STA-1): per city, one-hot of who has a station there (nobody,
+        # seat +0, +1...), then the stations each relative seat has left
+        n, C = len(game.state.players), len(game.board.cities)
+        most = max(len(self.cities_of(game, s)) + self.left(game, s) for s in range(n))
+        return [ObservationPart(
+            NAME, C * (n + 1) + n, (1,) * (C * (n + 1)) + (most,) * n, f"{C} cities x one-hot: none, seat +0..; left per seat",
+        )]
+
+    @hookimpl
+    def ttr_observation_values(self, board, view, seat):
+        stations = view["rules"].get(NAME) or []
+        n, C = len(view["players"]), len(board.cities)
+        out = [0.0] * (C * (n + 1) + n)
+        taken: dict[int, int] = {}
+        for s, entry in enumerate(stations):
+            for city in entry["cities"]:
+                taken[board.city_index[city]] = (s - seat) % n
+            out[C * (n + 1) + (s - seat) % n] = entry["left"]
+        for c in range(C):
+            out[c * (n + 1) + (1 + taken[c] if c in taken else 0)] = 1
+        return {NAME: out}
 
     @hookimpl
     def ttr_invariant_problems(self, game):

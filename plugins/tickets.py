@@ -16,7 +16,8 @@ from typing import ClassVar
 import attrs
 
 from ttr_core.plugin import (
-    Action, Borrow, Decision, DisjointSets, MalformedAction, NotLegalNow, Plugin, TicketOutcome, hookimpl,
+    Action, Borrow, Decision, DisjointSets, MalformedAction, NotLegalNow, ObservationPart, Plugin, TicketOutcome,
+    hookimpl,
 )
 from ttr_core.roles.tickets import TicketDeal, TicketHooks
 
@@ -160,6 +161,23 @@ class Tickets(Plugin):
             "tickets_on_offer": [game.board.tickets[t].id for t in decision.offered],
             "keep_at_least": dict(deal.keep),
         }
+
+    @hookimpl
+    def ttr_observation_parts(self, game):
+        # the seat's own offer (R-TIX-4: only it sees it), after its tickets: per offer position,
+        # one-hot of the map's tickets; as many positions as the largest deal
+        largest = max(sum(game.policy("ttr_ticket_deal", purpose=p).deal.values()) for p in ("start", "draw"))
+        T = len(game.board.tickets)
+        return [ObservationPart("offer", largest * T, 1, f"{largest} offer positions x one-hot of {T} tickets", after="tickets")]
+
+    @hookimpl
+    def ttr_observation_values(self, board, view):
+        offered = view["rules"].get("tickets_on_offer") or ()
+        T = len(board.tickets)
+        out = [0.0] * (len(offered) * T)
+        for pos, ticket in enumerate(offered):
+            out[pos * T + board.ticket_index[ticket]] = 1.0
+        return {"offer": out}
 
     # --- the end: which tickets are completed ------------------------------------------------
 

@@ -22,7 +22,8 @@ from typing import Any, ClassVar, Literal
 import attrs
 
 from ttr_core.plugin import (
-    COLORS, LOCOMOTIVE, Action, CannotPay, Decision, MalformedAction, Plugin, Route, hookimpl, parameter,
+    COLORS, LOCOMOTIVE, Action, CannotPay, Decision, MalformedAction, ObservationPart, Plugin, Route, hookimpl,
+    parameter,
 )
 
 
@@ -178,6 +179,36 @@ class Tunnels(Plugin):
     @hookimpl
     def ttr_view(self, game, seat):
         return {"tunnels": {"reveal": self.config.reveal, "revealed_locomotives": self.config.revealed_locomotives}}
+
+    @hookimpl
+    def ttr_observation_parts(self, game):
+        # the seat's own pending attempt (R-TUN-2..6): the route, the paying colour (or none), the
+        # extra cards asked, locomotives only, then the base and the revealed cards by kind
+        R, K = len(game.board.routes), len(game.cards.names)
+        deck = sum(game.deck_counts.values())
+        return [ObservationPart(
+            "tunnel", R + len(COLORS) + 1 + 2 + 2 * K, (1,) * (R + len(COLORS) + 1) + (deck, 1) + (deck,) * (2 * K),
+            "route one-hot, colour one-hot (+none), extra, locomotives only, base by kind, revealed by kind",
+        )]
+
+    @hookimpl
+    def ttr_observation_values(self, board, cards, view, seat):
+        decision = view["players"][seat]["decision"]
+        if not decision or "extra" not in decision or decision.get("route") not in board.route_index:
+            return None
+        R, K = len(board.routes), len(cards.names)
+        out = [0.0] * (R + len(COLORS) + 1 + 2 + 2 * K)
+        out[board.route_index[decision["route"]]] = 1
+        color = decision.get("color")
+        out[R + (COLORS.index(color) if color in COLORS else len(COLORS))] = 1
+        at = R + len(COLORS) + 1
+        out[at] = decision["extra"]
+        out[at + 1] = bool(decision.get("locomotives_only"))
+        for i, key in enumerate(("base", "revealed")):
+            for card in decision.get(key) or ():
+                if card in cards.index:
+                    out[at + 2 + i * K + cards.index[card]] += 1
+        return {"tunnel": out}
 
 
 def coverable(game, hand: list[int], base: Mapping[str, int]) -> int:

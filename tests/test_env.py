@@ -26,7 +26,7 @@ import ttr_env  # noqa: E402
 from ttr_core import manager, variant  # noqa: E402
 from ttr_core.actions import Action  # noqa: E402
 from ttr_core.game import Game  # noqa: E402
-from ttr_core.plugin import Plugin, hookimpl  # noqa: E402
+from ttr_core.plugin import ObservationPart, Plugin, hookimpl  # noqa: E402
 from ttr_env import actions as action_codecs  # noqa: E402
 
 SHIPPED = ("usa", "europe", "wor", "wor-legacy", "wor-europe", "ussr")
@@ -35,6 +35,9 @@ API_PLAYERS = {"usa": 2, "europe": 3, "wor": 6, "wor-legacy": 4, "wor-europe": 5
 #: the size of each variant's action space: an index is what a trained agent remembers, so a
 #: change of numbering must be deliberate (and noted for users)
 ACTION_SPACE = {"usa": 1075, "europe": 2416, "wor": 1104, "wor-legacy": 1104, "wor-europe": 1555, "ussr": 2214}
+#: the size of each variant's observation for 3 players: the plugins supply their parts
+#: (``ttr_observation_parts``), and a change of layout must be deliberate too
+OBSERVATION_SIZE = {"usa": 623, "europe": 1061, "wor": 814, "wor-legacy": 814, "wor-europe": 915, "ussr": 1102}
 #: what PettingZoo's api_test says of any environment with dict observations (its own classic
 #: games are exempted by name): the observation is {"observation", "action_mask"} on purpose
 EXPECTED_WARNINGS = ("Observation is not a NumPy array", "Observation space for each agent probably should be")
@@ -259,6 +262,19 @@ def test_a_house_rule_action_with_fields_needs_a_codec(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("variant_id", SHIPPED)
+def test_the_observation_layout_of_each_shipped_variant(variant_id):
+    obs = ttr_env.encoding(variant.load(variant_id), 3).observations
+    assert obs.size == OBSERVATION_SIZE[variant_id]
+    plugins = variant.load(variant_id).plugins
+    # the plugins' parts where the module docstring lists them: the offer after the tickets, the
+    # tunnel attempt and the stations after the legal action kinds
+    expected = ["phase", "to_act", "current", "final_round", "turn", "open_row", "piles", "routes", "players", "hand",
+                "tickets", "offer", "legal_kinds"]
+    expected += ["tunnel"] * ("tunnels" in plugins) + ["stations"] * ("stations" in plugins) + ["result"]
+    assert [p.name for p in obs.parts] == expected
+
+
+@pytest.mark.parametrize("variant_id", SHIPPED)
 def test_an_observation_is_unchanged_when_what_the_seat_cannot_see_is_dealt_anew(variant_id):
     players = 3
     enc = ttr_env.encoding(variant.load(variant_id), players)
@@ -302,6 +318,90 @@ def test_observations_are_relative_to_the_seat_and_carry_the_own_hand_and_ticket
         assert int(np.flatnonzero(current)[0]) == (game.state.current - seat) % 3
         assert v[obs.part("to_act").start] == (seat == game.state.current)
     assert "tickets" in enc.describe() and "claim-route" in enc.describe()
+
+
+class TurnsTaken(Plugin):
+    """House rule (a report, no points): everybody sees how many turns each player has taken, and
+    an environment observes it, through the plugin's own observation hooks."""
+
+    deterministic = True
+
+    @attrs.define
+    class State:
+        taken: dict[int, int] = attrs.Factory(dict)
+
+    @hookimpl
+    def ttr_turn_ended(self, game, seat):
+        taken = self.state(game).taken
+        taken[seat] = taken.get(seat, 0) + 1
+
+    @hookimpl
+    def ttr_view(self, game, seat):
+        taken = self.state(game).taken
+        return {"turns-taken": [taken.get(s, 0) for s in range(len(game.state.players))]}
+
+    @hookimpl
+    def ttr_observation_parts(self, game):
+        return [ObservationPart("turns-taken", len(game.state.players), high=500, doc="turns taken, per relative seat",
+                                after="players")]
+
+    @hookimpl
+    def ttr_observation_values(self, view, seat):
+        taken = view["rules"]["turns-taken"]
+        n = len(taken)
+        return {"turns-taken": [taken[(seat + k) % n] for k in range(n)]}
+
+
+def _turns_taken_variant(tmp_path) -> str:
+    path = tmp_path / "usa-turns.toml"
+    path.write_text('id = "usa-turns"\ntitle = "t"\nextends = "usa"\n[versions.1]\nadd_plugins = ["turns-taken"]\n')
+    return str(path)
+
+
+def test_hook_ttr_observation_parts(tmp_path):
+    usa = ttr_env.encoding(variant.load("usa"), 3).observations
+    players = [p.name for p in usa.parts].index("players") + 1
+    with manager.local_plugins({"turns-taken": TurnsTaken}):
+        enc = ttr_env.Encoding(variant.load(_turns_taken_variant(tmp_path)), 3)
+    obs = enc.observations
+    # the house rule's part follows the segment it names; the rest of the layout is usa's
+    assert [p.name for p in obs.parts] == [p.name for p in usa.parts][:players] + ["turns-taken"] + [
+        p.name for p in usa.parts][players:]
+    assert obs.size == usa.size + 3 and enc.observation_space()["observation"].shape == (obs.size,)
+    at = obs.part("turns-taken").start
+    assert list(obs.high[at:at + 3]) == [500] * 3 and "turns taken, per relative seat" in enc.describe()
+
+
+def test_hook_ttr_observation_values(tmp_path):
+    with manager.local_plugins({"turns-taken": TurnsTaken}):
+        ruleset = variant.load(_turns_taken_variant(tmp_path))
+        enc = ttr_env.Encoding(ruleset, 3)
+        at = enc.observations.part("turns-taken").start
+        game = Game(ruleset, names(3), 4)
+        rng = random.Random(2)
+        while game.state.turn < 7:
+            seat = game.to_act()[0]
+            game.apply(seat, rng.choice(list(game.legal_actions(seat))))
+        taken = game.state.ext["turns-taken"].taken
+        assert sum(taken.values()) == 7 and len(set(taken.values())) > 1  # the seats differ
+        for seat in range(3):
+            obs = enc.observe(game, seat)[0]["observation"]
+            # the plugin's state, as the seat sees it, seats relative to it
+            assert list(obs[at:at + 3]) == [taken.get((seat + k) % 3, 0) for k in range(3)]
+            assert enc.observation_space()["observation"].contains(obs)
+
+
+def test_an_observation_part_must_follow_a_segment_of_the_observation(tmp_path):
+    class Lost(TurnsTaken):
+        @hookimpl
+        def ttr_observation_parts(self, game):
+            return [ObservationPart("turns-taken", 2, high=1, doc="x", after="nowhere")]
+
+    path = tmp_path / "usa-lost.toml"
+    path.write_text('id = "usa-lost"\ntitle = "t"\nextends = "usa"\n[versions.1]\nadd_plugins = ["lost"]\n')
+    with manager.local_plugins({"lost": Lost}):
+        with pytest.raises(ValueError, match=r"turns-taken follow no segment"):
+            ttr_env.Encoding(variant.load(str(path)), 2)
 
 
 # --- Gymnasium ----------------------------------------------------------------------------------

@@ -51,6 +51,12 @@ NOT_CALLED_IN_A_USA_GAME = {
     "ttr_view": "only a seat's view calls it, and random bots do not look",
     "ttr_claim_options": "only ttr_core.claims.claim_options (what a hand could pay) calls it; "
     "the claiming plugin lists claims itself",
+    "ttr_highlights": "asked by applications once a game is over (ttr_core.scoring.highlights: a game "
+    "page's marks on the board), never by the game itself",
+    "ttr_observation_parts": "asked by an environment (ttr_env, through ttr_core.observing) as it lays out "
+    "its observation, never by a game",
+    "ttr_observation_values": "asked by an environment (ttr_env, through ttr_core.observing) when it observes "
+    "a seat, never by a game",
 }
 
 #: hooks the usa plugins declare for each other (``ttr_addhooks``) that a usa game calls too

@@ -27,9 +27,10 @@ from ttr_core.invariants import invariant_problems
 from ttr_core.manager import local_plugins
 from ttr_core.claims import claim_options
 from ttr_core.plugin import (
-    CLOSED, Action, Bonus, ClaimOptions, Decision, Payment, Plugin, Refusal, Winners, hookimpl, hookspec,
+    CLOSED, Action, Bonus, ClaimOptions, Decision, Highlight, Payment, Plugin, Refusal, Winners, hookimpl, hookspec,
 )
 from ttr_core.position import position_of, score_position
+from ttr_core.scoring import highlights
 from ttr_kit import testing
 
 SEED = 1
@@ -861,6 +862,41 @@ def test_hook_ttr_player_facts(tmp_path):
         assert p1.facts == {"trains-left": 41, "longest-path": 4} and p2.facts == {"trains-left": 45, "longest-path": 0}
         assert (p1.total, p2.total) == (7 + 10 + testing.breakdown(game, 0)["tickets"], testing.breakdown(game, 1)["tickets"])
         assert seen == [(0, 0), (1, 1)]  # once per player, with that player's ticket outcome
+
+
+def test_hook_ttr_highlights(tmp_path):
+    seen = []
+
+    class LongestRouteShown(Plugin):
+        """House rule (a report, no points): a page marks each player's longest single route."""
+
+        @hookimpl
+        def ttr_highlights(self, game, seat, score):
+            seen.append((seat, score.seat))
+            mine = [game.board.routes[r] for r in game.state.players[seat].routes]
+            if not mine:
+                return None
+            best = max(mine, key=lambda r: r.length)
+            return [Highlight(seat, "longest-route", f"longest route: {best.length} spaces", (best.id,))]
+
+    no_trail = '[versions.1.rules.winner]\ntie_breakers = ["tickets"]\n'
+    with house(tmp_path, {"longest-route": LongestRouteShown}, remove=["longest-path"], rules=no_trail) as game:
+        testing.arrange(game, routes={0: ["Denver-Omaha", "Denver-Santa Fe"], 1: []})
+        assert highlights(game) == () and seen == []  # asked once the game is over, not before
+        testing.score_now(game)
+        assert highlights(game) == (Highlight(0, "longest-route", "longest route: 4 spaces", ("Denver-Omaha",)),)
+        assert seen == [(0, 0), (1, 1)]  # once per player, with that player's score
+        assert "longest-path" not in game.result.scores[0].facts  # and no trail: the variant has no such bonus
+
+    # the built-in longest-path answers each player's trail, route by route, walking order (R-BON-1)
+    game = Game(variant.load("usa"), ["P1", "P2"], SEED)
+    testing.keep_all_starting_tickets(game)
+    testing.arrange(game, routes={0: ["Denver-Omaha", "Denver-Santa Fe", "Kansas City-Omaha/1"], 1: []})
+    testing.score_now(game)
+    trail, = highlights(game)
+    assert trail.shape == Highlight.TRAIL and trail.seat == 0 and trail.title == "longest trail: 7 spaces"
+    assert trail.routes in (("Denver-Santa Fe", "Denver-Omaha", "Kansas City-Omaha/1"),
+                            ("Kansas City-Omaha/1", "Denver-Omaha", "Denver-Santa Fe"))
 
 
 def test_hook_ttr_end_bonuses(tmp_path):

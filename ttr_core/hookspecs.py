@@ -1,8 +1,10 @@
 """Hook specifications: every point where the core asks the rule plugins.
 
-This module lists only the hooks the core itself calls, in the order a game meets them: building
+This module lists the hooks the core itself calls, in the order a game meets them: building
 the ruleset, setting up a game, the turn, the table (routes claimed and freed), the end of the
-game, positions and checks. A plugin that offers an extension point of its own to other plugins
+game, positions and checks; then the hooks through which applications ask the plugins what to
+show of a game (a page's highlights of the final position, an environment's observation), which
+no game calls. A plugin that offers an extension point of its own to other plugins
 (the claiming plugin's ``ttr_claim_started``, the tickets plugin's ``ttr_ticket_deal``...)
 declares it itself through ``ttr_addhooks``, as pytest plugins do with ``pytest_addhooks``: the
 plugin reference (``docs/plugins.md``) lists both kinds.
@@ -31,9 +33,11 @@ import pluggy
 if TYPE_CHECKING:
     from ttr_core.actions import Action, ActionRegistry
     from ttr_core.board import Board, Route
+    from ttr_core.cards import CardKinds
     from ttr_core.claims import ClaimOptions
     from ttr_core.game import Game
-    from ttr_core.scoring import Bonus, PlayerScore, TicketOutcome, Winners
+    from ttr_core.observing import ObservationPart
+    from ttr_core.scoring import Bonus, Highlight, PlayerScore, TicketOutcome, Winners
     from ttr_core.state import Decision
     from ttr_core.table import Refusal
 
@@ -643,4 +647,80 @@ def ttr_invariant_problems(game: Game) -> Sequence[str] | None:
         def ttr_invariant_problems(self, game):
             if any(n < 0 for n in self.state(game).built.values()):
                 return ["stations: a negative count of stations built"]
+    """
+
+
+# -------------------------------------------------------------------------------------------
+# What applications show of a game: asked by hosts and environments, never by a game
+# -------------------------------------------------------------------------------------------
+
+
+@hookspec
+def ttr_highlights(game: Game, seat: int, score: PlayerScore) -> Sequence[Highlight] | None:
+    """Return the routes of ``seat``'s final position that this plugin would have a page mark on
+    the board, each a ``Highlight`` with a title in players' words: the routes of the longest
+    trail (R-BON-1), the route a station borrows (R-STA-3).
+
+    Called by ``ttr_core.scoring.highlights`` once per seat of a finished game, when an
+    application asks (the server's game page, ``GET /api/games/{id}/highlights``); never while a
+    game plays or is scored, so an answer may take longer than scoring would (walking a trail
+    route by route). ``score`` is the seat's ``PlayerScore``: its borrows as chosen, its facts
+    (``ttr_player_facts``). All answers are collected, in the variant's plugin order; a variant
+    whose plugins answer nothing shows nothing. Answering changes nothing.
+
+    Example::
+
+        @hookimpl
+        def ttr_highlights(self, game, seat):
+            mine = [game.board.routes[r] for r in game.state.players[seat].routes]
+            tunnels = tuple(r.id for r in mine if r.tunnel)
+            return [Highlight(seat, "tunnels", f"{len(tunnels)} tunnels", tunnels)] if tunnels else None
+    """
+
+
+@hookspec
+def ttr_observation_parts(game: Game) -> Sequence[ObservationPart] | None:
+    """Return the parts this plugin adds to what a seat observes in an environment (``ttr_env``),
+    each an ``ObservationPart`` (``ttr_core.observing``): its name, size, bounds and meaning, and
+    the environment's segment it follows (by default the legal action kinds; the tickets on offer
+    follow the seat's tickets).
+
+    Called by ``ttr_core.observing.observation_parts`` once per ruleset and player count, when
+    ``ttr_env`` lays out its observation, with ``game`` a game of that ruleset and player count
+    just set up (nothing played: its board, card kinds, ``deck_counts`` and the plugin's own state
+    give the sizes and bounds). A plugin whose state a seat can see answers, so that a house rule
+    replacing a built-in plugin carries its own state into the environment. All answers are
+    collected; parts that follow one segment come in the variant's plugin order, and two parts
+    of one name are an error. ``ttr_observation_values`` gives their numbers.
+
+    Example::
+
+        @hookimpl
+        def ttr_observation_parts(self, game):
+            n = len(game.state.players)
+            return [ObservationPart("turns-taken", n, high=1000, doc="turns taken, per relative seat")]
+    """
+
+
+@hookspec
+def ttr_observation_values(board: Board, cards: CardKinds, view: Mapping[str, Any], seat: int) -> Mapping[str, Sequence[float]] | None:
+    """Return the numbers of this plugin's observation parts (``ttr_observation_parts``) as
+    ``seat`` observes them, ``{part name: numbers}``: the part's first numbers, as many as its
+    size at most (the rest, and a part left out, are zeros).
+
+    ``view`` is ``seat``'s view (``game.view(seat)``: public information, its own hand, tickets
+    and decision, each plugin's ``ttr_view`` part under ``"rules"``); with ``board`` and ``cards``
+    (the game's card kinds, in vocabulary order) it is all an answer may read, so nothing hidden
+    from the seat reaches its observation. Seats are relative in an observation: seat ``s`` is
+    seat ``+(s - seat) % players`` there. Called by ``ttr_core.observing.observation_values``
+    each time ``ttr_env`` observes a seat. All answers are merged; the environment clips each
+    number to its part's bounds.
+
+    Example::
+
+        @hookimpl
+        def ttr_observation_values(self, view, seat):
+            taken = view["rules"]["turns-taken"]
+            n = len(taken)
+            return {"turns-taken": [taken[(seat + k) % n] for k in range(n)]}
     """

@@ -3,6 +3,8 @@
 These are algorithms, not rules: plugins decide which routes count and what a result is worth.
 They avoid networkx on purpose, because they run on every claim and every end-of-game score, and
 a player's network is tiny (at most ~45 edges), where plain lists and bit masks win.
+:func:`longest_trail` measures the longest trail; :func:`longest_trail_edges` walks one, edge by
+edge, for a page to draw.
 """
 
 from __future__ import annotations
@@ -162,8 +164,68 @@ def _tree_path(at: _Touching, comp: list[int]) -> int:
     return best
 
 
+#: steps of :func:`longest_trail_edges`'s walk before it settles for the longest trail found so far
+TRAIL_WALK_BUDGET = 200_000
+
+
+def longest_trail_edges(edges: Sequence[tuple[int, int, int]], budget: int = TRAIL_WALK_BUDGET) -> list[int]:
+    """The indices of ``edges`` ``(u, v, w)`` that make one longest trail, in walking order (empty
+    when there are no edges).
+
+    :func:`longest_trail` gives the length to reach; a depth-first walk (cities may repeat, each
+    edge once) stops as soon as it reaches it. A player's network is small, so this is quick in
+    practice; ``budget`` steps bound the worst case, and then the longest trail found so far is
+    returned. Slower than measuring: for showing a trail, not for scoring it.
+    """
+    target = longest_trail(edges)
+    at: dict[int, list[int]] = {}
+    for i, (u, v, _) in enumerate(edges):
+        at.setdefault(u, []).append(i)
+        at.setdefault(v, []).append(i)
+    walk = _TrailWalk(edges, at, target, budget)
+    # odd-degree cities first: an open trail that uses most edges starts at one
+    for city in sorted(at, key=lambda c: (len(at[c]) % 2 == 0, -len(at[c]))):
+        try:
+            walk.walk(city, 0)
+        except _Reached:
+            break
+    return walk.best
+
+
+class _TrailWalk:
+    """The depth-first walk of :func:`longest_trail_edges`: the trail so far and the best one."""
+
+    def __init__(self, edges: Sequence[tuple[int, int, int]], at: dict[int, list[int]], target: int, budget: int):
+        self.edges, self.at, self.target, self.budget = edges, at, target, budget
+        self.path: list[int] = []
+        self.used = [False] * len(edges)
+        self.best: list[int] = []
+        self.best_length = 0
+        self.steps = 0
+
+    def walk(self, v: int, length: int) -> None:
+        """Extend the trail from ``v``; raises ``_Reached`` at the target length or out of steps."""
+        self.steps += 1
+        if length > self.best_length:
+            self.best, self.best_length = list(self.path), length
+            if length >= self.target:
+                raise _Reached
+        if self.steps > self.budget:
+            raise _Reached
+        for i in self.at[v]:
+            if self.used[i]:
+                continue
+            u, w, _ = self.edges[i]
+            self.used[i] = True
+            self.path.append(i)
+            self.walk(w if v == u else u, length + self.edges[i][2])
+            self.path.pop()
+            self.used[i] = False
+
+
 class _Reached(Exception):
-    """A trail reached its start's bound: no trail from that start is longer."""
+    """A trail reached the length sought (its start's bound, or the longest trail's length): no
+    longer one is to be found."""
 
 
 def _search(adj: _Adjacency, comp: list[int], odd: list[int], total: int, best: int) -> int:

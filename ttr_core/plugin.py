@@ -32,10 +32,11 @@ from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE, CardKinds
 from ttr_core.claims import ClaimOptions, Payment
 from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RecordError, RouteTaken
 from ttr_core.hookspecs import hookimpl, hookspec, per_ruleset, required, single_answer
-from ttr_core.network import DisjointSets, longest_trail
+from ttr_core.network import DisjointSets, longest_trail, longest_trail_edges
+from ttr_core.observing import ObservationPart
 from ttr_core.open_row_table import Refill
 from ttr_core.parameters import Parameter, parameter, parameters_of
-from ttr_core.scoring import Borrow, Bonus, PlayerScore, TicketOutcome, Winners
+from ttr_core.scoring import Borrow, Bonus, Highlight, PlayerScore, TicketOutcome, Winners
 from ttr_core.state import Decision, GameState
 from ttr_core.shuffle import shuffle
 from ttr_core.table import CANNOT_PAY, CLOSED, TAKEN, TRAINS, Refusal
@@ -54,8 +55,12 @@ __all__ = [
     "ClaimOptions", "Payment",
     # scoring
     "Bonus", "Borrow", "PlayerScore", "TicketOutcome", "Winners",
+    # what a page may mark on the board of a final position (ttr_highlights)
+    "Highlight",
+    # what a seat observes of this plugin in an environment (ttr_observation_parts)
+    "ObservationPart",
     # graph helpers
-    "DisjointSets", "longest_trail",
+    "DisjointSets", "longest_trail", "longest_trail_edges",
     # randomness: shuffling with the game's generator, as the core deals
     "shuffle",
     # the open row's table operations (GameAPI.refill_open_row)
@@ -154,6 +159,8 @@ class GameAPI(Protocol):
     board: Board
     #: the card vocabulary of this game (names, ids, the locomotive's id)
     cards: CardKinds
+    #: the train cards of the deck as the game starts, by name (every ``ttr_deck_cards`` answer added up)
+    deck_counts: Mapping[str, int]
     #: the game's seeded generator: the only source of randomness a rule may use
     rng: random.Random
     #: the hook callers: ``game.hook.ttr_xxx(game=game, ...)``; ``game.hook.implemented``, the names

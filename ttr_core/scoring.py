@@ -4,13 +4,14 @@ The core only adds up what the plugins answer; every number comes from a hook. O
 itself, because it needs every plugin's answer: when a ticket outcome carries ``alternatives``
 (choices the owner makes only at the end, such as the route each station borrows, R-STA-4), it
 chooses for each owner what the owner would (:func:`resolve_choices`), by the preference a plugin
-answers (``ttr_choice_preference``).
+answers (``ttr_choice_preference``). Once a game is over, :func:`highlights` asks the plugins
+what a page may mark on the board of the final position (``ttr_highlights``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -115,6 +116,45 @@ class GameResult:
     scores: tuple[PlayerScore, ...]
     winners: Winners
     reason: str  # why the game ended
+
+
+@attrs.frozen
+class Highlight:
+    """Routes of a final position that a page may mark on the board for one seat, and what they
+    mean (``ttr_highlights``): the routes of a longest trail (R-BON-1), the route a station
+    borrows (R-STA-3).
+
+    ``name`` is the answering plugin's key for it (its name, or a ``fact_titles`` key); ``title``
+    says it in players' words, to follow the owner's name ("Ada's longest trail: 12 spaces");
+    ``routes`` are route ids, in walking order for a trail; ``shape`` says how to draw them:
+    ``"trail"``, the routes join end to end and make one line, or ``"routes"``, each is marked
+    on its own."""
+
+    TRAIL: ClassVar[str] = "trail"
+    ROUTES: ClassVar[str] = "routes"
+
+    seat: int
+    name: str
+    title: str
+    routes: tuple[str, ...]
+    shape: str = attrs.field(default="routes", validator=attrs.validators.in_(("trail", "routes")))
+
+    def to_data(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "title": self.title, "routes": list(self.routes), "shape": self.shape}
+
+
+def highlights(game: Game) -> tuple[Highlight, ...]:
+    """What the variant's plugins would have a page mark on the board of a finished game
+    (``ttr_highlights``): seat by seat, each seat's in the variant's plugin order. Empty before
+    the end, and in a variant whose plugins answer nothing."""
+    if game.result is None:
+        return ()
+    out: list[Highlight] = []
+    for score in game.result.scores:
+        answers = game.hook.ttr_highlights(game=game, seat=score.seat, score=score)
+        for answer in reversed(answers):  # pluggy answers the plugin registered last first
+            out.extend(answer or ())
+    return tuple(out)
 
 
 def score_game(game: Game) -> GameResult:

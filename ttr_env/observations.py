@@ -13,7 +13,11 @@ so one policy can play any seat. Values are raw counts (no scaling), clipped to 
 The vector, segment by segment (``describe()`` prints it with offsets for one variant; n is the
 number of players, R routes, C cities, T tickets, K card kinds of the variant in its vocabulary
 order -- the eight colours, ``locomotive``, then extra kinds such as ``controller`` --, S open-row
-slots, Q the largest ticket offer, A the action kinds of the action space):
+slots, Q the largest ticket offer, A the action kinds of the action space). The core's segments
+are laid out here; the segments marked with a plugin are that plugin's, present when the variant
+enables it: each plugin supplies its own parts, their bounds and their values from the seat's
+view (``ttr_observation_parts``, ``ttr_observation_values``; :mod:`ttr_core.observing`), after
+the core segment it names, so that a house rule replacing a plugin carries its state here:
 
 =================  ===============  ====================================================================
 segment            size             meaning
@@ -30,23 +34,20 @@ segment            size             meaning
                                     resigned, has a pending decision, is to act
 ``hand``           K                this seat's cards, by kind
 ``tickets``        T                1 for each map ticket this seat holds
-``offer``          Q x T            per offer position, one-hot: the ticket on offer to this seat
-                                    (the positions of the ``keep-tickets`` actions); only if the
-                                    variant has ``keep-tickets``
+``offer``          Q x T            (``tickets``) per offer position, one-hot: the ticket on offer to
+                                    this seat (the positions of the ``keep-tickets`` actions)
 ``legal_kinds``    A                1 for each action kind (action-space order) with a legal action now
-``tunnel``         R + 9 + 2 + 2K   this seat's pending tunnel attempt: route one-hot, paying colour
-                                    one-hot (8 colours, then none), extra cards asked, locomotives
-                                    only, base cards by kind, revealed cards by kind; only if the
-                                    variant has ``pay-tunnel``
-``stations``       C x (n+1) + n    per city, one-hot: no station, a station of seat +0, +1, ...;
-                                    then stations left per relative seat; only if the view has
-                                    ``rules.stations``
+``tunnel``         R + 9 + 2 + 2K   (``tunnels``) this seat's pending tunnel attempt: route one-hot,
+                                    paying colour one-hot (8 colours, then none), extra cards asked,
+                                    locomotives only, base cards by kind, revealed cards by kind
+``stations``       C x (n+1) + n    (``stations``) per city, one-hot: no station, a station of seat
+                                    +0, +1, ...; then stations left per relative seat
 ``result``         2n               at the end: each relative seat's total score, then 1 for each
                                     winner (all 0 before the end)
 =================  ===============  ====================================================================
 
-Plugin parts of the view that are not listed here (``rules.tunnels``, ``rules.controller``,
-``rules.majority-bonuses``: the variant's constant parameters) are not encoded.
+A plugin that supplies no part (``controller``, ``majority-bonuses``: the variant's constant
+parameters) adds nothing.
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ from typing import Any
 import attrs
 import numpy as np
 
-from ttr_core.cards import COLORS
 from ttr_core.game import Game
+from ttr_core.observing import observation_parts, observation_values
 from ttr_core.variant import Ruleset
 from ttr_env.actions import ActionEncoding
 
@@ -89,28 +90,28 @@ class ObservationEncoding:
         self.card_names = tuple(probe.cards.names)
         self.card_index = {name: i for i, name in enumerate(self.card_names)}
         self.route_index = {r.id: r.index for r in board.routes}
-        self.city_index = {c.name: c.index for c in board.cities}
         self.ticket_index = {t.id: t.index for t in board.tickets}
         self.kind_index = {kind: i for i, kind in enumerate(actions.kinds)}
         self.slots = len(view["open_row"])
-        keep = next((c for c in actions.codecs if c.kind == "keep-tickets"), None)
-        self.offer_size = keep.positions if keep is not None else 0
-        self.has_tunnels = "pay-tunnel" in actions.kinds
-        self.has_stations = "stations" in view["rules"]
+        self.plugin_parts = observation_parts(probe)
 
         deck = sum(ruleset.rules.deck_counts.values())
-        K, R, C, T = len(self.card_names), len(board.routes), len(board.cities), len(board.tickets)
+        K, R, T = len(self.card_names), len(board.routes), len(board.tickets)
         route_points = sum(ruleset.rules.points.get(r.length, 0) for r in board.routes)
         ticket_points = sum(t.points for t in board.tickets)
         self.parts: list[Part] = []
         lows: list[np.ndarray] = []
         highs: list[np.ndarray] = []
+        following = {p.after: [q for q in self.plugin_parts if q.after == p.after] for p in self.plugin_parts}
 
-        def part(name: str, size: int, high: float | Iterable[float], doc: str, low: float = 0.0) -> None:
+        def part(name: str, size: int, high: float | Iterable[float], doc: str, low: float | Iterable[float] = 0.0) -> None:
             start = sum(p.size for p in self.parts)
             self.parts.append(Part(name, start, size, doc))
-            lows.append(np.full(size, low, dtype=np.float32))
+            lows.append(np.broadcast_to(np.asarray(low, dtype=np.float32), (size,)).copy())
             highs.append(np.broadcast_to(np.asarray(high, dtype=np.float32), (size,)).copy())
+            for plugin_part in following.pop(name, ()):  # the plugins' parts that follow this one
+                low_bounds, high_bounds = plugin_part.bounds()
+                part(plugin_part.name, plugin_part.size, high_bounds, plugin_part.doc, low_bounds)
 
         part("phase", 3, 1, "one-hot: setup, play, over")
         part("to_act", 1, 1, "this seat is to act")
@@ -126,27 +127,23 @@ class ObservationEncoding:
         )
         part("hand", K, [ruleset.rules.deck_counts.get(c, 0) for c in self.card_names], f"counts of {', '.join(self.card_names)}")
         part("tickets", T, 1, f"{T} map tickets held")
-        if self.offer_size:
-            part("offer", self.offer_size * T, 1, f"{self.offer_size} offer positions x one-hot of {T} tickets")
         part("legal_kinds", len(actions.kinds), 1, ", ".join(actions.kinds))
-        if self.has_tunnels:
-            part(
-                "tunnel", R + len(COLORS) + 1 + 2 + 2 * K, [1] * (R + len(COLORS) + 1) + [deck, 1] + [deck] * (2 * K),
-                "route one-hot, colour one-hot (+none), extra, locomotives only, base by kind, revealed by kind",
-            )
-        if self.has_stations:
-            most = max((len(s["cities"]) + s["left"] for s in view["rules"]["stations"]), default=0)
-            part("stations", C * (n + 1) + n, [1] * (C * (n + 1)) + [most] * n, f"{C} cities x one-hot: none, seat +0..; left per seat")
         # a total is at least minus every ticket of the map and at most every route, every
         # ticket and bonuses, which a margin covers
         part("result", 2 * n, [route_points + ticket_points + 1000] * n + [1] * n,
              "total per relative seat, then winners", low=0.0)
+        if following:
+            raise ValueError(
+                f"observation part(s) {', '.join(p.name for ps in following.values() for p in ps)} follow "
+                f"no segment of the observation ({', '.join(p.name for p in self.parts)})"
+            )
         self.size = sum(p.size for p in self.parts)
         self.low = np.concatenate(lows)
         self.high = np.concatenate(highs)
         result = self.part("result")
         self.low[result.start:result.start + n] = -(ticket_points + 1000)
         self._offsets = {p.name: p.start for p in self.parts}
+        self._plugin_sizes = {p.name: p.size for p in self.plugin_parts}
 
     def part(self, name: str) -> Part:
         return next(p for p in self.parts if p.name == name)
@@ -196,17 +193,11 @@ class ObservationEncoding:
             out[at["hand"] + self.card_index[card]] = count
         for ticket in view["you"]["tickets"]:
             out[at["tickets"] + self.ticket_index[ticket]] = 1
-        if self.offer_size:
-            T = len(self.ticket_index)
-            for pos, ticket in enumerate((view["rules"].get("tickets_on_offer") or ())[: self.offer_size]):
-                out[at["offer"] + pos * T + self.ticket_index[ticket]] = 1
         for kind in legal_kinds:
             if kind in self.kind_index:
                 out[at["legal_kinds"] + self.kind_index[kind]] = 1
-        if self.has_tunnels:
-            self._tunnel(out, at["tunnel"], view["players"][me]["decision"])
-        if self.has_stations:
-            self._stations(out, at["stations"], view["rules"].get("stations") or [], rel)
+        for name, values in observation_values(self.ruleset, view).items():
+            self._put(out, name, values)
         result = view.get("result")
         if result is not None:
             for score in result["scores"]:
@@ -215,27 +206,13 @@ class ObservationEncoding:
                 out[at["result"] + n + rel(seat)] = 1
         return np.clip(out, self.low, self.high, out=out)
 
-    def _tunnel(self, out: np.ndarray, at: int, decision: Mapping[str, Any] | None) -> None:
-        if not decision or "extra" not in decision or decision.get("route") not in self.route_index:
-            return
-        R, K = len(self.route_index), len(self.card_names)
-        out[at + self.route_index[decision["route"]]] = 1
-        color = decision.get("color")
-        out[at + R + (COLORS.index(color) if color in COLORS else len(COLORS))] = 1
-        at += R + len(COLORS) + 1
-        out[at] = decision["extra"]
-        out[at + 1] = bool(decision.get("locomotives_only"))
-        for i, key in enumerate(("base", "revealed")):
-            for card in decision.get(key) or ():
-                if card in self.card_index:
-                    out[at + 2 + i * K + self.card_index[card]] += 1
-
-    def _stations(self, out: np.ndarray, at: int, stations: list[Mapping[str, Any]], rel) -> None:
-        n = self.players
-        taken = {}
-        for seat, entry in enumerate(stations):
-            for city in entry["cities"]:
-                taken[self.city_index[city]] = rel(seat)
-            out[at + len(self.city_index) * (n + 1) + rel(seat)] = entry["left"]
-        for c in range(len(self.city_index)):
-            out[at + c * (n + 1) + (1 + taken[c] if c in taken else 0)] = 1
+    def _put(self, out: np.ndarray, name: str, values) -> None:
+        """A plugin's numbers for its part ``name`` (``ttr_observation_values``), from its start."""
+        size = self._plugin_sizes.get(name)
+        if size is None:
+            raise ValueError(f"a plugin observed {name!r}, which no plugin supplies as an observation part")
+        numbers = np.asarray(values, dtype=np.float32)
+        if numbers.ndim != 1 or len(numbers) > size:
+            raise ValueError(f"observation part {name!r} holds {size} numbers, not {numbers.shape}")
+        start = self._offsets[name]
+        out[start:start + len(numbers)] = numbers

@@ -1,6 +1,7 @@
 """What the game page shows beside the board, read from the stored actions: the move log (every
-turn in words, ``ttr_analysis.move_words``), the longest trails at the end, and why a seat cannot
-claim a route.
+turn in words, ``ttr_analysis.move_words``), what the variant's plugins mark on the board at the
+end (``ttr_core.scoring.highlights``: the longest trails, the stations' borrows), and why a seat
+cannot claim a route.
 
 The words of a turn are read from what changed between two states, so they need the game as it
 was before and after each action: a replica of each followed game is kept here, advanced from
@@ -20,10 +21,10 @@ from typing import Any
 import attrs
 
 from ttr_analysis.move_words import Turn, Turns, final_round_words
-from ttr_analysis.trails import trail_routes
 from ttr_core import variant
 from ttr_core.claims import CANNOT_PAY, claim_options
 from ttr_core.game import Game
+from ttr_core.scoring import Highlight, highlights
 from ttr_server.errors import NotFound, NotOver
 from ttr_server.service import GameService
 
@@ -37,6 +38,8 @@ class _Replica:
     turns: Turns
     done: list[dict[str, Any]]
     lock: threading.Lock = attrs.field(factory=threading.Lock)
+    #: what the plugins mark on the board once the game is over (it cannot change after)
+    highlights: tuple[Highlight, ...] | None = None
 
     @property
     def version(self) -> int:
@@ -44,7 +47,7 @@ class _Replica:
 
 
 class GamePageData:
-    """The move log, the trails and claim refusals of the service's games."""
+    """The move log, the highlights at the end and claim refusals of the service's games."""
 
     def __init__(self, service: GameService, cache: int = CACHE):
         self.service = service
@@ -66,20 +69,35 @@ class GamePageData:
                 turns.append(_turn_data(going, None))
             return {"game": game_id, "version": replica.version, "moves": turns}
 
+    def highlights(self, game_id: str) -> dict[str, Any]:
+        """What the variant's plugins mark on the board of the final position (``ttr_highlights``):
+        routes per seat with their words, once the game is over; none if no plugin answers."""
+        replica, shown = self._highlights(game_id)
+        return {"game": game_id, "version": replica.version, "highlights": [h.to_data() for h in shown]}
+
     def trails(self, game_id: str) -> dict[str, Any]:
-        """Each player's longest trail (R-BON-1), route by route, once the game is over."""
+        """Each seat's trail among the highlights (the longest trail, R-BON-1, when the variant
+        has that bonus), route by route, once the game is over: the older form of
+        :meth:`highlights`, kept for its clients."""
+        replica, shown = self._highlights(game_id)
+        routes = replica.game.board.routes
+        index = replica.game.board.route_index
+        out: dict[int, dict[str, Any]] = {}
+        for h in shown:
+            if h.shape == Highlight.TRAIL and h.seat not in out:
+                length = sum(routes[index[r]].length for r in h.routes)
+                out[h.seat] = {"seat": h.seat, "length": length, "routes": list(h.routes)}
+        return {"game": game_id, "version": replica.version, "trails": [out[s] for s in sorted(out)]}
+
+    def _highlights(self, game_id: str) -> tuple[_Replica, tuple[Highlight, ...]]:
         replica = self._replica(game_id)
         with replica.lock:
             self._catch_up(game_id, replica)
-            game = replica.game
-            if not game.over:
-                raise NotOver("the trails are shown once the game is over")
-            out = []
-            for seat in range(len(game.state.players)):
-                routes = trail_routes(game, seat)
-                length = sum(game.board.routes[game.board.route_index[r]].length for r in routes)
-                out.append({"seat": seat, "length": length, "routes": list(routes)})
-            return {"game": game_id, "version": replica.version, "trails": out}
+            if not replica.game.over:
+                raise NotOver("the highlights of the final position are shown once the game is over")
+            if replica.highlights is None:
+                replica.highlights = highlights(replica.game)
+            return replica, replica.highlights
 
     def claim_check(self, game_id: str, seat: int, route: str) -> dict[str, Any]:
         """Whether ``seat`` could claim ``route`` with its hand now, and if not, why (the engine's

@@ -41,7 +41,8 @@ HIT_AREAS = """() => {
 
 #: a house rule installed beside the built-ins for the server of a test module: a bonus of its
 #: own ("first-aboard", 4 points to the first seat, which players read as "Head start") in a
-#: variant of its own ("house-usa")
+#: variant of its own ("house-usa"), and in one where it replaces the longest-path bonus
+#: ("head-start-usa": no longest trail to draw)
 HOUSE_PLUGIN = '''
 """A house rule for the game page's tests: 4 points to the first seat at the end."""
 import attrs
@@ -78,6 +79,11 @@ def install_house_rule(folder: Path) -> Path:
         '"passing",          # R-TURN-2', '"passing",          # R-TURN-2\n  "first-aboard",')
     assert '"first-aboard"' in house
     (package / "variants" / "house-usa.toml").write_text(house)
+    (package / "variants" / "head-start-usa.toml").write_text(
+        'id = "head-start-usa"\ntitle = "House rules: a head start, no longest route"\nextends = "usa@1"\n'
+        '[versions.1]\nnote = "the first seat\'s head start instead of the longest-path bonus"\n'
+        'remove_plugins = ["longest-path"]\nadd_plugins = ["first-aboard"]\n'
+        '[versions.1.rules.winner]\ntie_breakers = ["tickets"]\n')
     info = folder / "page_house_rules-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: page-house-rules\nVersion: 0.1\n")

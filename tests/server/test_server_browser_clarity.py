@@ -220,6 +220,27 @@ def test_borrows_are_listed_once_at_the_end(desk):
     assert desk.unexpected() == []
 
 
+def test_a_variant_that_replaces_the_longest_path_bonus_draws_no_trail(desk, house_game):
+    # with the bonus (house-usa) the page draws each longest trail and says it in the reveal
+    game, _ = house_game
+    page = desk.open(f"/watch/{game['game']}")
+    page.wait_for_selector("#gameover:not([hidden]) #reveal section.reveal")
+    assert page.locator("polyline.trail").count() > 0 and page.locator("#reveal .trail-note").count() > 0
+    # head-start-usa replaces it by the house rule: the server gives no trail, the page draws none
+    game = desk.game("head-start-usa", seed=7)
+    final = play(desk.base, game)
+    assert [b["name"] for s in final["view"]["result"]["scores"] for b in s["bonuses"]] == ["first-aboard"]
+    assert get_json(desk.base, f"/api/games/{game['game']}/highlights")["highlights"] == []
+    assert get_json(desk.base, f"/api/games/{game['game']}/trails")["trails"] == []
+    page = desk.open(f"/watch/{game['game']}")
+    page.wait_for_selector("#gameover:not([hidden]) #reveal section.reveal")
+    assert "Head start" in page.inner_text("#scores")
+    assert page.locator("polyline.trail, .trail-casing, line.route-mark").count() == 0
+    assert page.locator("#reveal .highlight-note").count() == 0
+    assert page.locator("#scores td.fact[data-fact='longest-path']").count() == 0
+    assert desk.unexpected() == []
+
+
 def test_the_board_is_updated_in_place_and_the_claim_is_animated(desk):
     game = desk.game("usa", seed=5)
     gid, token = game["game"], game["seats"][0]["token"]

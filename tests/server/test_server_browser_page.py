@@ -290,7 +290,7 @@ def test_game_over_reveals_tickets_trails_and_borrows(browser, variant_id):
     for score in result["scores"]:
         for b in score.get("borrows", []):
             if b["route"]:
-                assert page.locator(f"line.borrow[data-seat='{score['seat']}'][data-route='{b['route']}']").count() == 1
+                assert page.locator(f"line.route-mark[data-highlight='stations'][data-seat='{score['seat']}'][data-route='{b['route']}']").count() == 1
     # a claimed route shows its owner by stripes and a numbered marker, not only by a colour
     owned = next(iter(final["view"]["routes"].items()))
     route = page.locator(f"g.route.claimed[data-route='{owned[0]}']")

@@ -34,8 +34,9 @@ OPERATIONS = [
     ("POST", "/api/games/{game_id}/actions"),
     ("POST", "/api/games/{game_id}/resign"),
     ("GET", "/api/games/{game_id}/record"),
-    # the game page's: the move log, the trails, claim checks
+    # the game page's: the move log, the highlights at the end (and the trails, their older form), claim checks
     ("GET", "/api/games/{game_id}/moves"),
+    ("GET", "/api/games/{game_id}/highlights"),
     ("GET", "/api/games/{game_id}/trails"),
     ("GET", "/api/games/{game_id}/claim-check"),
     # the lobby's

@@ -1,10 +1,12 @@
 """The move log and what the game page shows at the end, over the HTTP API: every turn in words,
 oldest first, the same for every reader, naming no hidden card (cards drawn blind, tickets:
-R-TIX-4); the longest trails once the game is over (R-BON-1); why a route cannot be claimed
-(the engine's refusal, with the cards the hand lacks)."""
+R-TIX-4); what the variant's rules mark on the final position once the game is over (the longest
+trails, R-BON-1, and none in a variant without that bonus); why a route cannot be claimed (the
+engine's refusal, with the cards the hand lacks)."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -183,6 +185,45 @@ def test_the_longest_trails_are_given_route_by_route_once_the_game_is_over(clien
         # one trail: each route shares a city with the next
         for a, b in zip(trail["routes"], trail["routes"][1:]):
             assert {board[a].a, board[a].b} & {board[b].a, board[b].b}
+
+
+def test_the_highlights_are_the_trails_once_the_game_is_over(client):
+    game = create(client, seed=11)
+    assert client.get(f"/api/games/{game['game']}/highlights").status_code == 409
+    play(client, game)
+    shown = client.get(f"/api/games/{game['game']}/highlights").json()["highlights"]
+    trails = client.get(f"/api/games/{game['game']}/trails").json()["trails"]
+    assert [(h["seat"], h["name"], h["shape"]) for h in shown] == [(0, "longest-path", "trail"), (1, "longest-path", "trail")]
+    assert [h["routes"] for h in shown] == [t["routes"] for t in trails]
+    assert [h["title"] for h in shown] == [f"longest trail: {t['length']} spaces" for t in trails]
+
+
+@pytest.fixture
+def without_longest_path(monkeypatch, tmp_path):
+    """A variant on the usa map whose rules have no longest-path bonus (its tie-breaker goes too)."""
+    folder = tmp_path / "house"
+    folder.mkdir()
+    (folder / "usa-no-trail.toml").write_text(
+        'id = "usa-no-trail"\ntitle = "USA without the longest route"\nextends = "usa@1"\n'
+        '[versions.1]\nnote = "no longest-path bonus"\nremove_plugins = ["longest-path"]\n'
+        '[versions.1.rules.winner]\ntie_breakers = ["tickets"]\n'
+    )
+    dirs = variant.variant_dirs()
+    monkeypatch.setattr(variant, "variant_dirs", functools.cache(lambda: (*dirs, folder)))
+    variant.clear_caches()
+    yield "usa-no-trail"
+    variant.clear_caches()
+
+
+def test_a_variant_without_the_longest_path_bonus_shows_no_trails(client, without_longest_path):
+    game = create(client, without_longest_path, seed=11)
+    play(client, game)
+    final = snap(client, game)
+    assert all("longest-path" not in s["facts"] and not s["bonuses"] for s in final["view"]["result"]["scores"])
+    assert final["view"]["routes"]  # routes were claimed: there were trails to draw
+    r = client.get(f"/api/games/{game['game']}/highlights")
+    assert r.status_code == 200 and r.json()["highlights"] == []
+    assert client.get(f"/api/games/{game['game']}/trails").json()["trails"] == []
 
 
 def test_a_route_the_hand_cannot_pay_says_which_cards_are_missing(client):

@@ -3,7 +3,7 @@
 - ``variants.py``: the variants, their rules versions and maps;
 - ``games.py``: creating a game, reading it as a seat or a spectator, its record, its events;
 - ``actions.py``: a seat's actions and resigning;
-- ``game_page.py``: what the game page shows beside the board (moves, trails, claim checks);
+- ``game_page.py``: what the game page shows beside the board (moves, highlights and trails, claim checks);
 - ``lobby.py``: games whose seats are taken by invitation;
 - ``server.py``: the health check;
 - ``pages.py``: the HTML pages and their static files.

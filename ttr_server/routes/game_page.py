@@ -1,9 +1,10 @@
-"""What the game page shows beside the board: the move log, the trails, claim refusals
-(``moves.GamePageData`` reads them from the stored actions)."""
+"""What the game page shows beside the board: the move log, what the plugins mark on the board at
+the end (the highlights; the trails, their older form), claim refusals (``moves.GamePageData``
+reads them from the stored actions)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
@@ -40,6 +41,21 @@ class MovesOut(BaseModel):
     moves: list[MoveOut] = Field(description="Oldest first; the same for every reader (nothing hidden is named).")
 
 
+class HighlightOut(BaseModel):
+    seat: int
+    name: str = Field(description='The answering plugin\'s key for it: "longest-path", "stations".')
+    title: str = Field(description='In players\' words, after the owner\'s name: "longest trail: 12 spaces".')
+    routes: list[str] = Field(description="Route ids; in walking order for a trail.")
+    shape: Literal["trail", "routes"] = Field(
+        description="trail: the routes join end to end, drawn as one line; routes: each marked on its own.")
+
+
+class HighlightsOut(BaseModel):
+    game: str
+    version: int
+    highlights: list[HighlightOut] = Field(description="Seat by seat, each seat's in the variant's plugin order.")
+
+
 class TrailOut(BaseModel):
     seat: int
     length: int
@@ -73,9 +89,18 @@ def moves(game_id: GameId, data: PageData, since: Annotated[int, Query(ge=0, le=
     return MovesOut.model_validate(data.moves(game_id, since))
 
 
+@router.get("/{game_id}/highlights", response_model=HighlightsOut, responses=errors(404, 409))
+def highlights(game_id: GameId, data: PageData) -> HighlightsOut:
+    """What the variant's rules mark on the board of the final position, once the game is over:
+    each player's longest trail route by route (R-BON-1), the routes stations borrow (R-STA-3), a
+    house rule's own. A variant whose rules mark nothing gives none."""
+    return HighlightsOut.model_validate(data.highlights(game_id))
+
+
 @router.get("/{game_id}/trails", response_model=TrailsOut, responses=errors(404, 409))
 def trails(game_id: GameId, data: PageData) -> TrailsOut:
-    """Each player's longest trail, route by route (R-BON-1), once the game is over."""
+    """The trails among the highlights (each player's longest trail, route by route, R-BON-1,
+    where the variant has that bonus), once the game is over; `highlights` says more."""
     return TrailsOut.model_validate(data.trails(game_id))
 
 

@@ -141,7 +141,7 @@ export class BoardDrawing {
 
   update(s) {
     // s: {owners, claimable, selected, candidates, lastRoutes, lastCities, ticketCities, lit,
-    //     stations: [{seat, city}], trails: [{seat, points, length}], borrows: [{seat, route, label}]}
+    //     stations: [{seat, city}], highlights: [{seat, name, title, routes, shape, points (a trail's)}]}
     for (const [id, entry] of this.routes) {
       const owner = s.owners[id];
       if (owner !== entry.owner) {
@@ -165,7 +165,7 @@ export class BoardDrawing {
       this.labels.get(name).classList.toggle("lit", s.lit.cities.has(name));
     }
     this.drawStations(s.stations);
-    this.drawOverlays(s.trails, s.borrows);
+    this.drawHighlights(s.highlights);
     this.seen = true;
   }
 
@@ -201,22 +201,26 @@ export class BoardDrawing {
     }));
   }
 
-  drawOverlays(trails, borrows) {
-    const key = JSON.stringify([trails, borrows]);
+  drawHighlights(highlights) {
+    // What the variant's rules mark on the final position, in the owner's colour: a trail as one
+    // dashed line walked end to end, other routes each dotted on its own.
+    const key = JSON.stringify(highlights);
     if (key === this.overlaysKey) return;
     this.overlaysKey = key;
     const out = [];
-    for (const t of trails) {
-      // a light casing under the dashes, so that the trail shows over the owner's own cars
-      out.push(svg("polyline", { class: "trail-casing", points: t.points }));
-      out.push(svg("polyline", { class: "trail", "data-seat": t.seat, points: t.points, stroke: this.colors[t.seat].fill },
-        [svg("title", {}, [`${this.seatNames[t.seat]}'s longest trail: ${t.length} spaces`])]));
-    }
-    for (const b of borrows) {
-      const entry = this.routes.get(b.route);
-      if (!entry) continue;
-      out.push(svg("line", { class: "borrow", "data-seat": b.seat, "data-route": b.route, ...this.ends(entry.r), stroke: this.colors[b.seat].fill },
-        [svg("title", {}, [`${this.seatNames[b.seat]}'s station ${b.label} borrows ${b.route}`])]));
+    for (const h of highlights) {
+      const title = () => svg("title", {}, [`${this.seatNames[h.seat]}'s ${h.title}`]);
+      if (h.shape === "trail") {
+        // a light casing under the dashes, so that the trail shows over the owner's own cars
+        out.push(svg("polyline", { class: "trail-casing", points: h.points }));
+        out.push(svg("polyline", { class: "trail", "data-seat": h.seat, "data-highlight": h.name, points: h.points, stroke: this.colors[h.seat].fill }, [title()]));
+        continue;
+      }
+      for (const id of h.routes) {
+        const entry = this.routes.get(id);
+        if (!entry) continue;
+        out.push(svg("line", { class: "route-mark", "data-seat": h.seat, "data-highlight": h.name, "data-route": id, ...this.ends(entry.r), stroke: this.colors[h.seat].fill }, [title()]));
+      }
     }
     this.overlays.replaceChildren(...out);
   }

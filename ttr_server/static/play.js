@@ -4,8 +4,8 @@
 // controllers) show up without this page knowing them: a route or a city lists its legal actions,
 // and every other legal action is a button under "Other actions". Beside the board (under it, in
 // tabs, on a phone): the move log (every turn in words, the same for every reader), and at the end
-// every player's tickets, trails and borrows. The board's geometry and zoom are board.js's, its
-// drawing draw.js's, the plain words words.js's.
+// every player's tickets and what the variant's rules mark on the board (trails, borrows). The
+// board's geometry and zoom are board.js's, its drawing draw.js's, the plain words words.js's.
 import { api, el, showError } from "/static/common.js";
 import { ZoomPan, frame, placeLabels, project } from "/static/board.js";
 import { BoardDrawing, routeTitle, seatColors } from "/static/draw.js";
@@ -38,7 +38,7 @@ let loading = null;
 let again = false;
 let moves = []; // the move log, oldest first (GET /api/games/{id}/moves)
 let seenMoves = null; // how many of them the Moves tab has shown (a phone), from the page's opening
-let trails = null; // each player's longest trail, once the game is over
+let highlights = null; // what the variant's rules mark on the final position (trails, borrows...), once over
 let refusal = null; // {key, text}: why the last claim tried, or the route looked at, cannot be had
 let variantInfo = null; // this game's entry of GET /api/variants
 let shownRow = null; // the open row and the hand last drawn, to mark what came in
@@ -76,7 +76,7 @@ async function refresh() {
         drawing = null;
       }
       snap = res.body;
-      await Promise.all([loadMoves(), loadTrails(), loadRefusal(), loadVariant()]);
+      await Promise.all([loadMoves(), loadHighlights(), loadRefusal(), loadVariant()]);
       render();
     } while (again);
   })();
@@ -95,10 +95,11 @@ async function loadMoves() {
   if (res.ok) moves = [...done, ...res.body.moves];
 }
 
-async function loadTrails() {
-  if (trails || snap.view.phase !== "over") return;
-  const res = await api("GET", `/api/games/${encodeURIComponent(gameId)}/trails`);
-  if (res.ok) trails = res.body.trails;
+async function loadHighlights() {
+  // the plugins' answer (ttr_highlights): a variant without the longest-path bonus draws no trail
+  if (highlights || snap.view.phase !== "over") return;
+  const res = await api("GET", `/api/games/${encodeURIComponent(gameId)}/highlights`);
+  if (res.ok) highlights = res.body.highlights;
 }
 
 async function loadVariant() {
@@ -310,8 +311,8 @@ function drawBoard() {
     ticketCities: ticketProgress().open,
     lit: litByTicket(),
     stations: built.flatMap((s, seat) => (s.cities || []).map((city) => ({ seat, city }))),
-    trails: trailsOf().map((t) => ({ ...t, points: trailPoints(t.routes) })).filter((t) => t.points),
-    borrows: borrowsOf(),
+    highlights: highlightsOf().map((h) => (h.shape === "trail" ? { ...h, points: trailPoints(h.routes) } : h))
+      .filter((h) => h.shape !== "trail" || h.points),
   });
 }
 
@@ -370,15 +371,8 @@ function lastMove() {
   return moves.length ? moves[moves.length - 1] : null;
 }
 
-function trailsOf() {
-  return snap.view.phase === "over" && trails ? trails.filter((t) => t.routes.length) : [];
-}
-
-function borrowsOf() {
-  // the routes the stations borrow at the end
-  const result = snap.view.result;
-  if (!result) return [];
-  return result.scores.flatMap((s) => (s.borrows || []).filter((b) => b.route).map((b) => ({ seat: s.seat, route: b.route, label: b.label })));
+function highlightsOf() {
+  return snap.view.phase === "over" && highlights ? highlights.filter((h) => h.routes.length) : [];
 }
 
 function ticketProgress() {
@@ -700,7 +694,8 @@ const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 function revealOf(s) {
   // One player's hand laid open: the score line by line, every ticket, done or failed, the
-  // stations' borrows (listed once: the engine's notes that say the same are left out), the trail.
+  // stations' borrows (listed once: the engine's notes that say the same are left out), what the
+  // rules mark on the board (the longest trail...) unless a borrow above says it already.
   const ticket = (id, done) => {
     const t = ticketById(id);
     return el("li", { class: done ? "done" : "failed", "data-ticket": id }, [
@@ -720,8 +715,10 @@ function revealOf(s) {
   const borrowed = (s.borrows || []).filter((b) => b.route);
   const borrows = (s.borrows || []).map((b) => el("li", { class: "borrow" }, [b.route ? `${b.label} borrows ${b.route}` : `${b.label} borrows nothing`]));
   if (borrows.length) parts.push(el("ul", { class: "borrows" }, borrows));
-  const trail = trails && trails.find((t) => t.seat === s.seat);
-  if (trail && trail.routes.length) parts.push(el("p", { class: "trail-note" }, [`Longest trail: ${trail.length} spaces (${trail.routes.join(", ")})`]));
+  const listed = new Set(borrowed.map((b) => `${b.label} borrows ${b.route}`));
+  for (const h of highlightsOf().filter((x) => x.seat === s.seat && !listed.has(x.title))) {
+    parts.push(el("p", { class: `highlight-note ${h.shape}-note`, "data-highlight": h.name }, [`${capital(h.title)} (${h.routes.join(", ")})`]));
+  }
   const said = (n) => borrowed.some((b) => n.includes(b.label) && n.includes(b.route));
   for (const n of s.notes || []) if (!said(n)) parts.push(el("p", { class: "note" }, [capital(plain(n, names()))]));
   return el("section", { class: "reveal", "data-seat": String(s.seat) }, parts);
