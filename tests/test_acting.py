@@ -83,13 +83,17 @@ class RaisingHands(Plugin):
         return None
 
 
-def test_a_house_rules_out_of_turn_action_is_listed_like_any_other(tmp_path):
-    path = tmp_path / "usa-hands.toml"
-    path.write_text('id = "usa-hands"\ntitle = "t"\nextends = "usa"\n[versions.1]\nadd_plugins = ["raising-hands"]\n',
+def _house_game(tmp_path, plugin: str) -> Game:
+    """A two-player usa game past its setup, with the house-rule ``plugin`` added."""
+    path = tmp_path / f"usa-{plugin}.toml"
+    path.write_text(f'id = "usa-{plugin}"\ntitle = "t"\nextends = "usa"\n[versions.1]\nadd_plugins = ["{plugin}"]\n',
                     encoding="utf-8")
+    return keep_all_starting_tickets(Game(variant.load(str(path)), ["A", "B"], 1))
+
+
+def test_a_house_rules_out_of_turn_action_is_listed_like_any_other(tmp_path):
     with local_plugins({"raising-hands": RaisingHands}):
-        game = keep_all_starting_tickets(Game(variant.load(str(path)), ["A", "B"], 1))
-        acting = game.acting()
+        acting = _house_game(tmp_path, "raising-hands").acting()
     assert [(s.seat, s.any_time) for s in acting.seats] == [(0, (RaiseHand(),)), (1, (RaiseHand(),))]
 
 
@@ -101,11 +105,8 @@ class BrokenHands(RaisingHands):
 
 
 def test_a_plugin_failing_to_list_its_out_of_turn_actions_is_named(tmp_path):
-    path = tmp_path / "usa-broken.toml"
-    path.write_text('id = "usa-broken"\ntitle = "t"\nextends = "usa"\n[versions.1]\nadd_plugins = ["broken-hands"]\n',
-                    encoding="utf-8")
     with local_plugins({"broken-hands": BrokenHands}):
-        game = keep_all_starting_tickets(Game(variant.load(str(path)), ["A", "B"], 1))
+        game = _house_game(tmp_path, "broken-hands")
         with pytest.raises(PluginFailed) as failed:
             game.acting()
     assert failed.value.plugin == "broken-hands" and "at any time" in str(failed.value)
