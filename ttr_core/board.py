@@ -221,6 +221,14 @@ def _route_ids(routes: list[RouteEntry]) -> list[str]:
     return ids
 
 
+def _ends_problems(at: str, what: str, a: str, b: str, cities) -> list[str]:
+    """What is wrong with the two cities a route or a ticket joins."""
+    problems = [f"{at}: unknown city {end!r}" for end in (a, b) if end not in cities]
+    if a == b:
+        problems.append(f"{at}: a {what} must join two different cities, not {a!r} to itself")
+    return problems
+
+
 def _check(mf: MapFile, where: str) -> list[str]:
     p: list[str] = []
     names = [c.name for c in mf.cities]
@@ -247,11 +255,7 @@ def _check(mf: MapFile, where: str) -> list[str]:
         p.append(f"{where}: $.routes: the map has no routes")
     for i, r in enumerate(mf.routes):
         at = f"{where}: $.routes[{i}]"
-        for end in (r.a, r.b):
-            if end not in seen:
-                p.append(f"{at}: unknown city {end!r}")
-        if r.a == r.b:
-            p.append(f"{at}: a route must join two different cities, not {r.a!r} to itself")
+        p += _ends_problems(at, "route", r.a, r.b, seen)
         if r.length < 1:
             p.append(f"{at}.length: must be at least 1, got {r.length}")
         if r.color not in ROUTE_COLORS:
@@ -262,11 +266,7 @@ def _check(mf: MapFile, where: str) -> list[str]:
         p.append(f"{where}: $.tickets: the map has no tickets")
     for i, t in enumerate(mf.tickets):
         at = f"{where}: $.tickets[{i}]"
-        for end in (t.a, t.b):
-            if end not in seen:
-                p.append(f"{at}: unknown city {end!r}")
-        if t.a == t.b:
-            p.append(f"{at}: a ticket must join two different cities")
+        p += _ends_problems(at, "ticket", t.a, t.b, seen)
         if t.points < 1:
             p.append(f"{at}.points: must be at least 1, got {t.points}")
         if t.kind not in ("short", "long"):

@@ -28,12 +28,20 @@ from ttr_env.encoding import ansi, check_reward_mode, encoding, final_rewards
 ILLEGAL = ("raise", "penalty")
 
 
-def check_play_options(illegal_action: str, render_mode: str | None, render_modes: list[str]) -> None:
-    """Refuse an unknown ``illegal_action`` or ``render_mode`` (both environments take them)."""
+def take_play_options(env, *, reward: str, max_steps: int, illegal_action: str, illegal_reward: float,
+                      render_mode: str | None) -> None:
+    """Check the options both environments take and set them on ``env``: an unknown
+    ``illegal_action``, ``render_mode`` or ``reward`` is refused."""
     if illegal_action not in ILLEGAL:
         raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, not {illegal_action!r}")
+    render_modes = env.metadata["render_modes"]
     if render_mode is not None and render_mode not in render_modes:
         raise ValueError(f"render_mode must be one of {render_modes}, not {render_mode!r}")
+    env.reward_mode = check_reward_mode(reward)
+    env.max_steps = max_steps
+    env.illegal_action = illegal_action
+    env.illegal_reward = float(illegal_reward)
+    env.render_mode = render_mode
 
 
 class IllegalActionIndex(ValueError):
@@ -64,13 +72,9 @@ class TicketToRideEnv(AECEnv):
         lo, hi = self.ruleset.players.min, self.ruleset.players.max
         if not lo <= players <= hi:
             raise ValueError(f"variant {self.ruleset.variant!r} takes {lo} to {hi} players, not {players}")
-        check_play_options(illegal_action, render_mode, self.metadata["render_modes"])
+        take_play_options(self, reward=reward, max_steps=max_steps, illegal_action=illegal_action,
+                          illegal_reward=illegal_reward, render_mode=render_mode)
         self.metadata = {**type(self).metadata, "name": f"ttr_{self.ruleset.variant}_v0"}
-        self.reward_mode = check_reward_mode(reward)
-        self.max_steps = max_steps
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        self.render_mode = render_mode
         self.encoding = encoding(self.ruleset, players)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}

@@ -27,8 +27,8 @@ from ttr_core import variant as variants
 from ttr_core.actions import Action
 from ttr_core.game import Game
 from ttr_core.variant import Ruleset
-from ttr_env.aec import IllegalActionIndex, check_play_options
-from ttr_env.encoding import ansi, check_reward_mode, encoding, final_rewards
+from ttr_env.aec import IllegalActionIndex, take_play_options
+from ttr_env.encoding import ansi, encoding, final_rewards
 
 #: the most bot actions in a row before the environment gives up (a bot that never lets the
 #: learner act again would be a bug)
@@ -64,14 +64,10 @@ class SingleSeatEnv(gymnasium.Env):
             )
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1}, or None for a seat drawn at each reset")
-        check_play_options(illegal_action, render_mode, self.metadata["render_modes"])
+        take_play_options(self, reward=reward, max_steps=max_steps, illegal_action=illegal_action,
+                          illegal_reward=illegal_reward, render_mode=render_mode)
         self.bot_classes = bot_classes(self.opponents)  # an unknown name fails here, naming the installed bots
         self.fixed_seat = seat
-        self.reward_mode = check_reward_mode(reward)
-        self.max_steps = max_steps
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        self.render_mode = render_mode
         self.encoding = encoding(self.ruleset, players)
         self.action_space = self.encoding.action_space()
         self.observation_space = self.encoding.observation_space()
