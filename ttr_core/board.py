@@ -229,6 +229,26 @@ def _ends_problems(at: str, what: str, a: str, b: str, cities) -> list[str]:
     return problems
 
 
+def _route_problems(at: str, r: RouteEntry, cities) -> list[str]:
+    p = _ends_problems(at, "route", r.a, r.b, cities)
+    if r.length < 1:
+        p.append(f"{at}.length: must be at least 1, got {r.length}")
+    if r.color not in ROUTE_COLORS:
+        p.append(f"{at}.color: unknown colour {r.color!r} (one of {', '.join(sorted(ROUTE_COLORS))})")
+    if not 0 <= r.ferry <= max(r.length, 0):  # a bad length is reported once, above
+        p.append(f"{at}.ferry: locomotive marks must be between 0 and the length {r.length}, got {r.ferry}")
+    return p
+
+
+def _ticket_problems(at: str, t: TicketEntry, cities) -> list[str]:
+    p = _ends_problems(at, "ticket", t.a, t.b, cities)
+    if t.points < 1:
+        p.append(f"{at}.points: must be at least 1, got {t.points}")
+    if t.kind not in ("short", "long"):
+        p.append(f"{at}.kind: must be 'short' or 'long', got {t.kind!r}")
+    return p
+
+
 def _check(mf: MapFile, where: str) -> list[str]:
     p: list[str] = []
     names = [c.name for c in mf.cities]
@@ -254,23 +274,11 @@ def _check(mf: MapFile, where: str) -> list[str]:
     if not mf.routes:
         p.append(f"{where}: $.routes: the map has no routes")
     for i, r in enumerate(mf.routes):
-        at = f"{where}: $.routes[{i}]"
-        p += _ends_problems(at, "route", r.a, r.b, seen)
-        if r.length < 1:
-            p.append(f"{at}.length: must be at least 1, got {r.length}")
-        if r.color not in ROUTE_COLORS:
-            p.append(f"{at}.color: unknown colour {r.color!r} (one of {', '.join(sorted(ROUTE_COLORS))})")
-        if not 0 <= r.ferry <= max(r.length, 0):  # a bad length is reported once, above
-            p.append(f"{at}.ferry: locomotive marks must be between 0 and the length {r.length}, got {r.ferry}")
+        p += _route_problems(f"{where}: $.routes[{i}]", r, seen)
     if not mf.tickets:
         p.append(f"{where}: $.tickets: the map has no tickets")
     for i, t in enumerate(mf.tickets):
-        at = f"{where}: $.tickets[{i}]"
-        p += _ends_problems(at, "ticket", t.a, t.b, seen)
-        if t.points < 1:
-            p.append(f"{at}.points: must be at least 1, got {t.points}")
-        if t.kind not in ("short", "long"):
-            p.append(f"{at}.kind: must be 'short' or 'long', got {t.kind!r}")
+        p += _ticket_problems(f"{where}: $.tickets[{i}]", t, seen)
     if not p:
         p += _check_connected(mf, where)
     return p
