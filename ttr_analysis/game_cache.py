@@ -82,8 +82,8 @@ def default_folder() -> Path:
 
 
 @attrs.frozen
-class KeptGame:
-    """What a played game leaves in the cache: enough to summarise it and score it again."""
+class PlayedGame:
+    """What a run knows of every game it played, kept in the cache or not."""
 
     seed: int
     bots: tuple[str, ...]  # per seat
@@ -91,6 +91,16 @@ class KeptGame:
     actions: int
     end_reason: str
     played: Scored  # as the game's own rules scored it
+
+    def played_fields(self) -> dict[str, Any]:
+        """These fields by name, to make another kind of ``PlayedGame`` of the same game."""
+        return {f.name: getattr(self, f.name) for f in attrs.fields(PlayedGame)}
+
+
+@attrs.frozen
+class KeptGame(PlayedGame):
+    """What a played game leaves in the cache: enough to summarise it and score it again."""
+
     self_scored: Scored | None  # its position scored under its own rules (None: it could not be)
     position: dict[str, Any]  # ``position_of`` the finished game
     record: str  # the canonical record text

@@ -45,7 +45,7 @@ from contextlib import contextmanager
 import attrs
 
 from ttr_core import record, variant
-from ttr_analysis.game_cache import GameCache, KeptGame, RunKey
+from ttr_analysis.game_cache import GameCache, KeptGame, PlayedGame, RunKey
 from ttr_analysis.rescore import Scored, Target, rescore_position, scored_of
 from ttr_bots import bot_classes, play_game
 from ttr_core.errors import TTRError
@@ -72,15 +72,9 @@ class SimSpec:
 
 
 @attrs.frozen
-class GameSummary:
+class GameSummary(PlayedGame):
     """What a run keeps of one game."""
 
-    seed: int
-    bots: tuple[str, ...]  # per seat
-    turns: int
-    actions: int
-    end_reason: str
-    played: Scored  # as the game's own rules scored it
     rescored: tuple[Scored, ...] = ()  # under ``SimSpec.rescore``, in that order
     record: str | None = None  # the canonical record text (``SimSpec.records``)
     #: read from a ``GameCache`` instead of played (not part of what the game is: not compared)
@@ -148,8 +142,7 @@ def with_kept(spec: SimSpec, game: Game) -> GameSummary:
             self_scored = None
     summary = summary_of(spec, game, rescored)
     text = summary.record or record.dumps(record.make_record(game))
-    kept = KeptGame(summary.seed, summary.bots, summary.turns, summary.actions, summary.end_reason,
-                    summary.played, self_scored, position, text)
+    kept = KeptGame(**summary.played_fields(), self_scored=self_scored, position=position, record=text)
     return attrs.evolve(summary, kept=kept)
 
 
@@ -160,8 +153,8 @@ def summary_of_kept(spec: SimSpec, kept: KeptGame, own: Target) -> GameSummary:
         else rescore_position(kept.position, t, f"seed {kept.seed}")
         for t in spec.rescore
     )
-    return GameSummary(kept.seed, kept.bots, kept.turns, kept.actions, kept.end_reason, kept.played, rescored,
-                       kept.record if spec.records else None, reused=True)
+    return GameSummary(**kept.played_fields(), rescored=rescored, record=kept.record if spec.records else None,
+                       reused=True)
 
 
 def chunked(seeds: Sequence[int], workers: int) -> list[list[int]]:
