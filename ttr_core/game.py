@@ -28,6 +28,7 @@ from ttr_core.errors import (
     NotYourTurn,
     TTRError,
 )
+from ttr_core.listing import Listing
 from ttr_core.open_row_table import OpenRowOperations
 from ttr_core.prepared import PreparedRules
 from ttr_core.scoring import GameResult, score_game
@@ -115,6 +116,7 @@ class Game(TableOperations, OpenRowOperations):
         self.names = tuple(players)
         self.rng = random.Random(seed)
         self.memo: dict[str, Any] = {}  # see GameAPI.memo
+        self._listed: Listing | None = None  # the latest legal actions listed (``legal_actions``)
         self._use(ruleset.rules)
         try:
             self.log: list[tuple[int, Action]] = []
@@ -204,19 +206,22 @@ class Game(TableOperations, OpenRowOperations):
         resigned); ``result`` then holds the scores and the winners, and nobody may act."""
         return self.state.phase == "over"
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> Listing:
         """Legal actions for ``seat`` now: one per choice, with one payment per route and colour
-        (any other valid payment of that route is accepted too)."""
+        (any other valid payment of that route is accepted too). A list that also remembers the
+        seat and the moment it was listed for (``ttr_core.listing.Listing``): an action taken
+        from the latest one is applied without being checked again."""
         # one function, not a guard calling the listing: a random bot lists at every step
         st = self.state
+        out = self._listed = Listing()
+        out.seat, out.state, out.logged = seat, st, len(self.log)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(st.players):
-            return []
+            return out
         player = st.players[seat]
         if st.phase == "over" or player.resigned:
-            return []
+            return out
         decision = player.decision
         try:
-            out: list[Action] = []
             if decision is not None:
                 for handler in self.registry.answering(decision.allowed):
                     out += handler.legal(self, seat)
@@ -283,8 +288,12 @@ class Game(TableOperations, OpenRowOperations):
             # run again in a replay): copy the state, and the actions after it replay exactly
             self._seen = watch.token
             self._checkpoint = self._copied(logged, self._checkpoint)
+        listed = self._listed
         try:
-            reg = self._admit(seat, action)
+            if listed is not None and listed.offers(seat, self.state, logged, action):
+                reg = self.registry.by_class[type(action)]  # just listed for this seat and moment: legal
+            else:
+                reg = self._admit(seat, action)
         except IllegalAction:
             raise  # checks change nothing
         except Exception as exc:  # a plugin failed while the action was checked (checks change nothing)
