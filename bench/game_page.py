@@ -18,7 +18,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from server_kit import hurried_choice, server_process  # noqa: E402 - as bench/server_capacity.py
 

@@ -10,7 +10,7 @@ process, PostgreSQL and two processes (the games' requests spread over both).
 
 Reported, not gated: the figure depends on the machine and on what else runs on it. Only loopback
 addresses are used. It starts its servers and PostgreSQL the way the tests do (the load generator
-and the server starters of ``tests/server/`` are shared with them), so run it from a checkout with
+and the server starters of ``tests/`` are shared with them), so run it from a checkout with
 the ``serve`` and ``test`` extras installed. A full run takes about 15 minutes on a 2-core machine.
 """
 
@@ -26,8 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-SERVER_TESTS = Path(__file__).resolve().parent.parent / "tests" / "server"
-sys.path.insert(0, str(SERVER_TESTS))
+TESTS = Path(__file__).resolve().parent.parent / "tests"
+sys.path.insert(0, str(TESTS))
 
 import aiohttp  # noqa: E402
 

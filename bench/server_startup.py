@@ -39,7 +39,7 @@ from ttr_core.game import Game
 from ttr_core.state import digest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "server"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from server_kit import server_process  # noqa: E402 - the suite's server process, as bench/server_capacity.py
 

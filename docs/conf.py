@@ -1,6 +1,6 @@
 """Sphinx configuration: the API reference built from the docstrings, the Markdown pages through
 MyST. Build it with ``python -m sphinx -W --keep-going -b html docs docs/_build/html``
-(tests/test_docs.py does exactly that, so a warning fails the test suite).
+(tests/apps/project/test_docs.py does exactly that, so a warning fails the test suite).
 
 The reference documents the *installed* packages (``pip install -e ".[docs]"``): the rule
 plugins exist as ``ttr_plugins`` only once installed, so nothing is added to ``sys.path`` here

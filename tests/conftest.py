@@ -23,8 +23,15 @@ from ttr_core.game import Game
 #: called "conftest", so ``from conftest import ...`` would depend on which one was loaded last.
 sys.modules.setdefault("usa_kit", sys.modules[__name__])
 
-DATA = Path(__file__).parent / "data"
-ROOT = Path(__file__).resolve().parents[1]
+#: The tests sit by layer (``engine/``, ``rules/``, ``apps/<application>/``); the helper modules
+#: they share (``server_kit``, ``page_kit``, ``loadgen``, ``final_round_watch``, ``open_row_river``)
+#: sit here, importable by their names from every folder.
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+DATA = HERE / "data"
+ROOT = HERE.parent
 
 
 def started(players: int = 2, seed: int = 1) -> Game:

@@ -3,7 +3,7 @@ with ``--json`` the same problems as data on standard output. Never a traceback 
 ``ttr --debug`` shows the traceback of a plugin's failure to its author.
 
 The exit codes are :data:`OK`, :data:`CHECK_FAILED`, :data:`BAD_INPUT`, :data:`PORT_IN_USE` and
-:data:`INTERRUPTED`; what each means is the table of docs/cli.md (tests/test_clean_failures.py
+:data:`INTERRUPTED`; what each means is the table of docs/cli.md (tests/apps/cli/test_clean_failures.py
 checks that the table and these agree, and runs a command for each).
 
 With ``--json``, a failure prints on standard output ``{"problems": [{"where": ..., "message":

@@ -1,7 +1,7 @@
 """Shuffling with a game's generator: the engine's own Fisher-Yates.
 
 It takes the same numbers from the generator, in the same order, as ``random.Random.shuffle``
-does in the Pythons this engine supports (``tests/test_shuffle.py`` compares them), so seeded
+does in the Pythons this engine supports (``tests/engine/test_shuffle.py`` compares them), so seeded
 games and their records deal the same cards; written out here, drawing each position costs no
 method call, and a seed keeps dealing the same cards should a later Python shuffle another way.
 """

@@ -36,7 +36,7 @@ FULL = 10_000
 
 #: Bots that search play here with their smallest budget, under another name: a soak checks the
 #: rules under every kind of player, not the search's strength, and a full budget would make one
-#: game cost seconds (``tests/test_search_bot.py`` plays the default budget in every variant).
+#: game cost seconds (``tests/apps/bots/test_search_bot.py`` plays the default budget in every variant).
 SMALLEST_BUDGET = {"search": ("search-soak", SearchBot.with_budget(iterations=1))}
 #: ... and sit in one game of this many (every bot in turn), the others mixing the other bots.
 SEARCHING_EVERY = 10

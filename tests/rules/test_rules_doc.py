@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
+from usa_kit import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "rules.md"
 DIGEST = ROOT.parent / "shared" / "RULES.md"
 CITED = re.compile(r"\bR-[A-Z]+-\d+\b")

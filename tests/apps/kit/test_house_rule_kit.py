@@ -23,9 +23,8 @@ from ttr_plugins.train_cards import DrawCard
 from ttr_cli.main import main
 from ttr_core.errors import CannotPay, IllegalAction, NotYourTurn
 from ttr_core.plugin import Plugin, hookimpl
-from usa_kit import fresh_venv
+from usa_kit import ROOT, fresh_venv
 
-ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "house-rules"
 HOUSE_VARIANT = EXAMPLE / "ttr_house_rules" / "variants" / "usa-house.toml"
 

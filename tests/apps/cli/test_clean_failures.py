@@ -23,6 +23,7 @@ from pathlib import Path
 
 import click
 import pytest
+from usa_kit import ROOT
 from click.testing import CliRunner
 
 from ttr_cli import failures
@@ -31,7 +32,6 @@ from ttr_core import manager
 from ttr_core.files import WriteError, write_atomically
 from ttr_core.plugin import Plugin, hookimpl
 
-ROOT = Path(__file__).resolve().parents[1]
 CLI_PAGE = ROOT / "docs" / "cli.md"
 LIMIT = 4096  # bytes: less than any record, report or plot the commands write
 

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
-ARTIFACTS = HERE / "artifacts"
+REPO = HERE.parent
+ARTIFACTS = HERE / "apps" / "server" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from usa_kit import ROOT
 
 
 def _install_section() -> str:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 
 import pytest
+from usa_kit import DATA
 
 from ttr_core import record, variant
 from ttr_bots import play_game
 
-GOLDEN = json.loads((Path(__file__).parent / "data" / "golden_records.json").read_text())
+GOLDEN = json.loads((DATA / "golden_records.json").read_text())
 
 
 @pytest.mark.parametrize(

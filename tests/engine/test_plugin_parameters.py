@@ -5,17 +5,16 @@ variant author finds the one TOML line a rule needs instead of writing a plugin.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import attrs
 import pytest
+from usa_kit import ROOT
 
 from ttr_core import manager, variant
 from ttr_core.game import Game
 from ttr_core.plugin import NoConfig, parameter, parameters_of
 from ttr_kit import testing, toml_text
 
-ROOT = Path(__file__).resolve().parents[1]
 PAGE = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
 RULE_IDS = set(re.findall(r'<a id="(R-[A-Z]+-\d+)"></a>', (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")))
 BUILT_IN = sorted(name for name, ep in manager.available().items() if ep.dist is not None and ep.dist.name == "ttr-engine")

@@ -5,14 +5,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-from pathlib import Path
 
 import pytest
+from usa_kit import ROOT
 
 from ttr_core import variant
 from ttr_core.network import longest_trail
 
-ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "bench"
 
 

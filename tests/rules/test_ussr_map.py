@@ -8,15 +8,14 @@ from __future__ import annotations
 import importlib.util
 import math
 from collections import Counter
-from pathlib import Path
 
 import networkx as nx
 import pytest
+from usa_kit import ROOT
 
 from ttr_core.board import load_map
 from ttr_core.cards import COLORS
 
-ROOT = Path(__file__).resolve().parents[1]
 MAP = ROOT / "variants" / "maps" / "ussr.toml"
 
 CAPITALS = {  # the fifteen republics

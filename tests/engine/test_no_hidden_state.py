@@ -16,11 +16,10 @@ is meant to find.
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
+from usa_kit import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 
 #: ``path:name`` of each process-wide registry, and why it may be one
 REGISTRIES = {

@@ -6,11 +6,10 @@ An object's own private names (``self._x``, ``cls._x``) are its own to use."""
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
+from usa_kit import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 APPLICATIONS = ("ttr_bots", "ttr_analysis", "ttr_kit", "ttr_env", "ttr_cli", "ttr_server")
 #: public despite the underscore: namedtuple's methods
 ALLOWED = {"_replace", "_asdict", "_fields", "_make"}

@@ -9,8 +9,8 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from usa_kit import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", ROOT / "bench" / "data" / "README.md",
          *sorted(p for p in (ROOT / "docs").rglob("*.md") if "_build" not in p.parts)]
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(([^)\s]+)\)")

@@ -464,9 +464,9 @@ def test_the_engine_and_the_other_applications_load_without_the_env_extra():
 
 def test_the_bots_page_section_runs_and_states_the_action_space_sizes():
     """docs/bots.md, "A standard environment": its example runs and it states every size."""
-    from pathlib import Path
+    from usa_kit import ROOT
 
-    page = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
     section = page.split("## A standard environment (PettingZoo, Gymnasium)")[1].split("\n## ")[0]
     code = section.split("```python\n")[1].split("```")[0]
     exec(compile(code, "docs/bots.md", "exec"), {})

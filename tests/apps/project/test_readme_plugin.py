@@ -8,12 +8,10 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
-from usa_kit import fresh_venv
+from usa_kit import ROOT, fresh_venv
 
-ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.packaging
 

@@ -9,14 +9,14 @@ import importlib
 import inspect
 import pkgutil
 import re
-from pathlib import Path
 
 import pytest
+from usa_kit import ROOT
 
 from ttr_core import hookspecs, manager
 from ttr_kit import reference
 
-TESTS = Path(__file__).parent
+TESTS = ROOT / "tests"
 PAGE = TESTS.parent / "docs" / "plugins.md"
 
 CORE = {name: getattr(hookspecs, name) for name in dir(hookspecs) if name.startswith("ttr_")}

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from page_kit import DESKTOP, FINGER, HIT_AREAS
-from server_kit import CHROMIUM, CHROMIUM_ARGS, get_json, hurried_choice, need, post_json, server_process, wait_in_page
+from server_kit import CHROMIUM, CHROMIUM_ARGS, REPO, get_json, hurried_choice, need, post_json, server_process, wait_in_page
 from ttr_core import variant
 
 playwright = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS = REPO / "docs" / "screenshots"
 
 
 def _a_variant_per_map() -> dict[str, str]:

@@ -8,9 +8,9 @@ import json
 import re
 import statistics
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from usa_kit import DATA
 from click.testing import CliRunner
 
 from ttr_bots import play_game
@@ -233,7 +233,7 @@ def test_rule_failures_are_counted_with_an_example_to_replay(monkeypatch, tmp_pa
     """On the tiny test map (6 routes) random bots claim everything early, then draw until the deck
     and the discard are empty, and every player passes in a row: the game ends (R-TURN-2)."""
     installed = variant.available
-    monkeypatch.setattr(variant, "available", lambda: {**installed(), "tiny": Path(__file__).parent / "data" / "tiny.toml"})
+    monkeypatch.setattr(variant, "available", lambda: {**installed(), "tiny": DATA / "tiny.toml"})
     from ttr_analysis import playtest
 
     monkeypatch.setattr(playtest, "LONG_PASS_RUN", 1)  # these games pass once per player

@@ -7,7 +7,7 @@ afterwards that the database holds each of them. Only loopback addresses are eve
 
 Run by hand against a running server (``ttr serve``):
 
-    python tests/server/loadgen.py http://127.0.0.1:8000 --games 200 --seconds 30
+    python tests/loadgen.py http://127.0.0.1:8000 --games 200 --seconds 30
 """
 
 from __future__ import annotations

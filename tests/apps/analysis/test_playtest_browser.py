@@ -12,22 +12,19 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
+from usa_kit import ROOT
 from click.testing import CliRunner
 
 from ttr_cli.main import main
 
-SERVER_TESTS = Path(__file__).resolve().parent / "server"
-if str(SERVER_TESTS) not in sys.path:
-    sys.path.insert(0, str(SERVER_TESTS))
-from server_kit import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, need  # noqa: E402 - the server tests' browser settings
+from server_kit import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, need  # the server tests' browser settings
 
 playwright = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+DOCS = ROOT / "docs" / "screenshots"
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+from usa_kit import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _tool():

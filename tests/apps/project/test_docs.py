@@ -27,6 +27,7 @@ import tokenize
 from pathlib import Path
 
 import pytest
+from usa_kit import ROOT
 from click.testing import CliRunner
 
 import ttr_bots
@@ -34,7 +35,7 @@ from ttr_cli.main import main
 from ttr_core import record, variant
 from ttr_core.game import Game
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = ROOT / "docs"
 EXAMPLE = DOCS / "examples" / "greedy_bot.py"
 BUILT_IN_VARIANTS = ("usa", "europe", "wor", "wor-legacy", "wor-europe", "ussr")
 
@@ -42,7 +43,7 @@ BUILT_IN_VARIANTS = ("usa", "europe", "wor", "wor-legacy", "wor-europe", "ussr")
 OFFLINE_SPHINX = """
 import socket, sys
 def refuse(*args, **kwargs):
-    raise OSError("tests/test_docs.py: the documentation build must not use the network")
+    raise OSError("tests/apps/project/test_docs.py: the documentation build must not use the network")
 socket.socket.connect = refuse
 socket.socket.connect_ex = refuse
 socket.create_connection = refuse

@@ -9,15 +9,15 @@ import ast
 import importlib
 import inspect
 import pkgutil
-from pathlib import Path
 
 import pytest
+from usa_kit import ROOT
 
 from ttr_core import manager, roles
 
 ROLES = [importlib.import_module(m.name) for m in pkgutil.iter_modules(roles.__path__, roles.__name__ + ".")]
 DECLARED = manager.declared_hooks()
-PAGE = (Path(__file__).resolve().parents[1] / "docs" / "plugins.md").read_text(encoding="utf-8")
+PAGE = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("hook", sorted(DECLARED))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from server_kit import CHROMIUM, CHROMIUM_ARGS, get_json, hurried_choice, need, post_json, server_process, wait_in_page
+from server_kit import CHROMIUM, CHROMIUM_ARGS, REPO, get_json, hurried_choice, need, post_json, server_process, wait_in_page
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 1}
 DESKTOP = {"viewport": {"width": 1440, "height": 900}}
@@ -73,7 +73,7 @@ def install_house_rule(folder: Path) -> Path:
     (package / "variants").mkdir(parents=True)
     (package / "__init__.py").write_text(textwrap.dedent(HOUSE_PLUGIN))
     (package / "variants" / "__init__.py").write_text("")
-    usa = (Path(__file__).resolve().parents[2] / "variants" / "usa.toml").read_text()
+    usa = (REPO / "variants" / "usa.toml").read_text()
     house = usa.replace('id = "usa"', 'id = "house-usa"').replace(
         'title = "Ticket to Ride: USA"', 'title = "House rules: USA"').replace(
         '"passing",          # R-TURN-2', '"passing",          # R-TURN-2\n  "first-aboard",')
