@@ -44,7 +44,6 @@ from ttr_core.board import Board
 from ttr_core.errors import TTRError
 from ttr_core.game import Game
 from ttr_core.position import position_of
-from ttr_core.seat_view import SeatView
 
 #: the installed play styles a variant is judged against when no --bots are given (``ttr bots``)
 DEFAULT_BOTS = ("random", "ticket", "long-routes", "hoarder")
@@ -161,16 +160,12 @@ def replay_watched(text: str, where: str) -> tuple[Game, dict[str, Any]]:
         if now != owner:
             claims += [Claim(game.board.routes[r].id, o, turn) for r, o in enumerate(now) if o >= 0 and owner[r] < 0]
             owner = now
-        if exhausted_at is None and game.phase == "play" and _no_cards_left(game.seat_view(seat)):
+        if exhausted_at is None and not game.cards_left and game.phase == "play":
             exhausted_at = turn
     if record.dumps(record.make_record(game)) != text:
         raise TTRError(f"{where}: the record does not replay to the same bytes")
     return game, {"claims": tuple(claims), "passes": tuple(passes), "longest_pass_run": tuple(run_max),
                   "exhausted_at": exhausted_at}
-
-
-def _no_cards_left(view: SeatView) -> bool:
-    return not view.deck_size and not view.discard_size
 
 
 def game_facts(summary: GameSummary, rescore: Sequence[Target] = ()) -> GameFacts:

@@ -216,6 +216,13 @@ class Game(TableOperations, OpenRowOperations):
         return tuple(self.state.owner)
 
     @property
+    def cards_left(self) -> int:
+        """How many train cards are left to draw: the deck's, and the discard's that is shuffled into
+        it (R-DRAW-3)."""
+        st = self.state
+        return len(st.deck) + len(st.discard)
+
+    @property
     def open_row_resets(self) -> tuple[int, int]:
         """How often the open row was discarded and dealt again (R-ROW-3), and how often the reset
         limit left it as dealt although a rule still asked for a reset (R-ROW-3)."""
