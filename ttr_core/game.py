@@ -224,8 +224,8 @@ class Game(TableOperations, OpenRowOperations):
 
     @property
     def open_row_resets(self) -> tuple[int, int]:
-        """How often the open row was discarded and dealt again (R-ROW-3), and how often the reset
-        limit left it as dealt although a rule still asked for a reset (R-ROW-3)."""
+        """How often the open row was discarded and dealt again, and how often the reset limit
+        left it as dealt although a rule still asked for a reset (R-ROW-3)."""
         st = self.state
         return st.open_row_resets, st.open_row_reset_limits
 
