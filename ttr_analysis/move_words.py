@@ -82,13 +82,12 @@ class Turns:
         city = getattr(action, "city", None)
         if isinstance(city, str) and action.kind == "build-station" and city not in self.cities:
             self.cities.append(city)
-        player = game.state.players[seat]
-        over = player.decision is None
+        over = after.decisions[seat] is None
         turn = Turn(
-            first=self.first, last=len(game.log), seat=seat, name=player.name,
-            turn=None if before.phase == "setup" else game.state.turn, text=join_parts(self.parts), over=over,
+            first=self.first, last=len(game.log), seat=seat, name=game.names[seat],
+            turn=None if before.phase == "setup" else game.turn, text=join_parts(self.parts), over=over,
             routes=tuple(self.routes), cities=tuple(self.cities),
-            final_round=over and before.final_round is None and game.state.final_round is not None,
+            final_round=over and not before.final_round and after.final_round,
         )
         if not over:
             self.going = turn
@@ -100,8 +99,8 @@ class Turns:
 
 def final_round_words(game: Game, seat: int) -> str:
     """What is said when the final round begins with ``seat``'s turn."""
-    player = game.state.players[seat]
-    return f"final round: {player.name} has {player.trains} train{'s' if player.trains != 1 else ''} left; " \
+    trains = game.seat_view(seat).trains
+    return f"final round: {game.names[seat]} has {trains} train{'s' if trains != 1 else ''} left; " \
            "every player plays one last turn"
 
 
@@ -127,14 +126,14 @@ class Seen:
     """What the words compare between two actions: hands, route owners, decisions, the phase."""
 
     def __init__(self, game: Game):
-        st = game.state
-        self.hands = [list(p.hand) for p in st.players]
-        self.owner = list(st.owner)
-        self.decisions = [p.decision for p in st.players]
-        self.final_round = st.final_round
-        self.phase = st.phase
-        self.resets = st.open_row_resets
-        self.reset_limits = st.open_row_reset_limits
+        seats = range(len(game.names))
+        hand, decision = game.hand_counts, game.decision
+        self.hands = [hand(s) for s in seats]
+        self.owner = game.owner
+        self.decisions = [decision(s) for s in seats]
+        self.final_round = game.final_round
+        self.phase = game.phase
+        self.resets, self.reset_limits = game.open_row_resets
 
 
 def reset_words(before: Seen, after: Seen) -> str:

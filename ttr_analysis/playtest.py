@@ -142,14 +142,13 @@ def replay_watched(text: str, where: str) -> tuple[Game, dict[str, Any]]:
     the game shows; check that the replay gives the record back byte for byte."""
     data = record.check_shape(json.loads(text), where)
     game = Game(variant.load(data["variant"], data["version"]), data["players"], data["seed"])
-    st = game.state
     n = len(data["players"])
     claims: list[Claim] = []
     passes, run_now, run_max = [0] * n, [0] * n, [0] * n
     exhausted_at = None
-    owner = list(st.owner)
+    owner = game.owner
     for entry in data["actions"]:
-        seat, turn = entry["seat"], st.turn + 1
+        seat, turn = entry["seat"], game.turn + 1
         game.apply(seat, game.registry.from_entry(entry))
         if entry["kind"] == "pass":
             passes[seat] += 1
@@ -157,10 +156,11 @@ def replay_watched(text: str, where: str) -> tuple[Game, dict[str, Any]]:
             run_max[seat] = max(run_max[seat], run_now[seat])
         else:
             run_now[seat] = 0
-        if st.owner != owner:
-            claims += [Claim(game.board.routes[r].id, o, turn) for r, o in enumerate(st.owner) if o >= 0 and owner[r] < 0]
-            owner = list(st.owner)
-        if exhausted_at is None and not st.deck and not st.discard and st.phase == "play":
+        now = game.owner
+        if now != owner:
+            claims += [Claim(game.board.routes[r].id, o, turn) for r, o in enumerate(now) if o >= 0 and owner[r] < 0]
+            owner = now
+        if exhausted_at is None and not game.cards_left and game.phase == "play":
             exhausted_at = turn
     if record.dumps(record.make_record(game)) != text:
         raise TTRError(f"{where}: the record does not replay to the same bytes")
@@ -180,7 +180,7 @@ def game_facts(summary: GameSummary, rescore: Sequence[Target] = ()) -> GameFact
     return GameFacts(
         seed=game.seed,
         bots=summary.bots,
-        turns=game.state.turn,
+        turns=game.turn,
         actions=len(game.log),
         end_reason=result.reason,
         last_action=game.log[-1][1].kind if game.log else "",

@@ -110,9 +110,9 @@ def summary_of(spec: SimSpec, game: Game, rescored: tuple[Scored, ...] | None = 
     return GameSummary(
         seed=game.seed,
         bots=seat_bots(spec),
-        turns=game.state.turn,
+        turns=game.turn,
         actions=len(game.log),
-        end_reason=game.state.end_reason,
+        end_reason=game.end_reason,
         played=scored_of(game),
         rescored=rescored or (),
         record=record.dumps(record.make_record(game)) if spec.records else None,

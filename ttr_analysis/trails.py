@@ -15,6 +15,6 @@ from ttr_core.network import TRAIL_WALK_BUDGET, longest_trail_edges
 
 def trail_routes(game: Game, seat: int, budget: int = TRAIL_WALK_BUDGET) -> tuple[str, ...]:
     """The route ids of one longest trail of ``seat``'s own routes, in walking order."""
-    routes = [game.board.routes[r] for r in sorted(game.state.players[seat].routes)]
+    routes = [game.board.routes[r] for r in sorted(game.seat_view(seat).players[seat].routes)]
     found = longest_trail_edges([(r.ai, r.bi, r.length) for r in routes], budget)
     return tuple(routes[i].id for i in found)

@@ -34,7 +34,7 @@ from ttr_core.prepared import PreparedRules
 from ttr_core.scoring import GameResult, score_game
 from ttr_core.seat_view import SeatView
 from ttr_core.shuffle import shuffle
-from ttr_core.state import GameState, PlayerState, StateSnapshot, digest
+from ttr_core.state import Decision, GameState, PlayerState, StateSnapshot, digest
 from ttr_core.table import TableOperations
 from ttr_core.variant import Ruleset
 
@@ -188,6 +188,56 @@ class Game(TableOperations, OpenRowOperations):
             return self._answers[(hook, *sorted(kwargs.items())) if kwargs else (hook,)]
         except KeyError:
             return self._shared.policy(hook, **kwargs)
+
+    # what a program telling of a game reads (a move log, a record's facts, a server's listing),
+    # all of it public at the table but a seat's hand and decision: values, not the state's own lists
+
+    @property
+    def phase(self) -> str:
+        """``"setup"`` (the starting choices), ``"play"`` or ``"over"``."""
+        return self.state.phase
+
+    @property
+    def turn(self) -> int:
+        """How many turns have been completed."""
+        return self.state.turn
+
+    @property
+    def final_round(self) -> bool:
+        """Whether the final round has begun (R-END-1)."""
+        return self.state.final_round is not None
+
+    @property
+    def end_reason(self) -> str:
+        """Why the game ended, in words, once :attr:`over` (the result's ``reason``); else ``""``."""
+        return self.state.end_reason
+
+    @property
+    def owner(self) -> tuple[int, ...]:
+        """The owning seat of each route, by route index (-1: nobody's)."""
+        return tuple(self.state.owner)
+
+    @property
+    def cards_left(self) -> int:
+        """How many train cards are left to draw: the deck's, and the discard's that is shuffled into
+        it (R-DRAW-3)."""
+        st = self.state
+        return len(st.deck) + len(st.discard)
+
+    @property
+    def open_row_resets(self) -> tuple[int, int]:
+        """How often the open row was discarded and dealt again, and how often the reset limit
+        left it as dealt although a rule still asked for a reset (R-ROW-3)."""
+        st = self.state
+        return st.open_row_resets, st.open_row_reset_limits
+
+    def hand_counts(self, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` holds, a count by card id (hidden from the other seats)."""
+        return tuple(self.state.players[seat].hand)
+
+    def decision(self, seat: int) -> Decision | None:
+        """``seat``'s pending decision (a frozen value; its private part hidden from the others), or None."""
+        return self.state.players[seat].decision
 
     def active_seats(self) -> list[int]:
         """The seats still in the game (not resigned), in seat order; every seat until someone resigns."""

@@ -162,7 +162,7 @@ def _missing(game: Game, seat: int, route_id: str) -> dict[str, int] | None:
     route = game.board.routes[game.board.route_index[route_id]]
     cards = game.cards
     loco = cards.names[cards.locomotive]
-    hand = cards.counts_by_name(list(game.state.players[seat].hand))
+    hand = cards.counts_by_name(list(game.hand_counts(seat)))
     colours = [route.color] if route.color in cards.index else [n for n in cards.names if n != loco]
     for total in range(1, route.length + route.ferry + 1):
         for locos in range(total + 1):

@@ -67,7 +67,7 @@ def iso(moment: datetime | None) -> str | None:
 
 
 def status_of(game: Game) -> Status:
-    return Status(len(game.log), game.state.phase, tuple(game.to_act()), game.over)
+    return Status(len(game.log), game.phase, tuple(game.to_act()), game.over)
 
 
 def summary(meta: GameMeta, game: Game) -> dict[str, Any]:
@@ -76,7 +76,7 @@ def summary(meta: GameMeta, game: Game) -> dict[str, Any]:
     result = records.make_record(game)["result"] if game.over else None
     return {
         "digest": digest(game.dump()),
-        "phase": game.state.phase,
+        "phase": game.phase,
         "to_act": json.dumps(to_act),
         "bot_turn": any(meta.seats[s].bot for s in to_act),
         "people_playing": sum(1 for s in game.active_seats() if meta.seats[s].bot is None),

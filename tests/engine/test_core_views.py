@@ -196,3 +196,38 @@ def test_results_show_everybodys_tickets_once_the_game_is_over():
     for seat in range(2):
         tickets = [game.board.tickets[t].id for t in game.state.players[seat].tickets]
         assert all(t in text(game, None) for t in tickets)
+
+
+def check_reads(game: Game) -> None:
+    """The game's read accessors tell what the spectator's view and each seat's own view tell."""
+    table = game.view(None)
+    assert (game.phase, game.turn, game.final_round) == (table["phase"], table["turn"], table["final_round"])
+    assert game.cards_left == table["deck_size"] + table["discard_size"]
+    assert {game.board.routes[r].id: s for r, s in enumerate(game.owner) if s >= 0} == table["routes"]
+    for seat, player in enumerate(table["players"]):
+        own = game.view(seat)
+        assert game.cards.counts_by_name(list(game.hand_counts(seat))) == own["you"]["hand"]
+        decision = game.decision(seat)
+        assert (None if decision is None else decision.private()) == own["players"][seat]["decision"]
+        assert (None if decision is None else decision.public()) == player["decision"]
+
+
+def test_the_game_s_read_accessors_tell_what_the_views_tell_after_every_action():
+    """What a move log and a server's listing read without the state: phase, turn, the final
+    round, route owners, cards left, each seat's hand and pending decision (R-END-1, R-TIX-4)."""
+    ruleset = variant.load("usa")
+    check_reads(Game(ruleset, ["P1", "P2", "P3"], 14))
+    game = bots.play_game(ruleset, 3, 14, on_action=lambda game, seat, action: check_reads(game))
+    assert game.over and game.phase == "over" and game.final_round
+    assert game.end_reason == game.result.reason
+
+
+def test_the_read_accessors_hand_back_values_that_do_not_follow_the_game():
+    """A move log keeps what it read before an action to compare it with what it reads after."""
+    game = testing.keep_all_starting_tickets(testing.new_game("usa", 2, seed=3))
+    owner, hand = game.owner, game.hand_counts(game.to_act()[0])
+    seat = game.to_act()[0]
+    claim = next(a for a in game.legal_actions(seat) if a.kind == "claim-route")
+    game.apply(seat, claim)
+    assert game.owner != owner and owner.count(seat) == 0
+    assert game.hand_counts(seat) != hand and sum(hand) > sum(game.hand_counts(seat))

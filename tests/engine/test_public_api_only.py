@@ -48,23 +48,35 @@ def test_the_check_finds_what_the_server_bot_runner_used_to_do():
     assert private_uses(old, "runner.py") == ["runner.py:1: from ttr_cli.main import _guarded", "runner.py:3: service._locked"]
 
 
-#: the applications that play from a seat's view (``game.seat_view(seat)``) and so read no
-#: game's ``state``; the others (the test kit sets positions up, analysis, the server) still do
-VIEW_ONLY = ("ttr_bots", "ttr_env")
+#: the applications that read a game through its public accessors (``game.phase``,
+#: ``game.hand_counts(seat)``...) and views (``game.seat_view(seat)``, ``game.view(seat)``), never
+#: its ``state``: every one but the test kit, whose job is to arrange positions (``set_hand``,
+#: ``stack_deck``...) by writing the state a rule would never write so
+NO_STATE_READS = ("ttr_bots", "ttr_env", "ttr_analysis", "ttr_cli", "ttr_server")
 
 
 def state_reads(source: str, where: str) -> list[str]:
-    """Every ``x.state`` read, where ``x`` is not the object itself."""
+    """Every ``x.state`` read, where ``x`` is neither the object itself nor a web application
+    (``app.state``, ``request.app.state``: where FastAPI keeps what its handlers share)."""
     return sorted(
         f"{where}:{node.lineno}: {ast.unparse(node)}"
         for node in ast.walk(ast.parse(source))
-        if isinstance(node, ast.Attribute) and node.attr == "state"
-        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+        if isinstance(node, ast.Attribute) and node.attr == "state" and not _own_or_app(node.value)
     )
 
 
-@pytest.mark.parametrize("package", VIEW_ONLY)
-def test_the_bots_and_the_environment_read_no_game_s_state(package):
+def _own_or_app(owner: ast.expr) -> bool:
+    if isinstance(owner, ast.Name):
+        return owner.id in ("self", "cls", "app")
+    return isinstance(owner, ast.Attribute) and owner.attr == "app"
+
+
+def test_every_application_but_the_test_kit_is_checked_for_state_reads():
+    assert set(APPLICATIONS) - set(NO_STATE_READS) == {"ttr_kit"}
+
+
+@pytest.mark.parametrize("package", NO_STATE_READS)
+def test_an_application_reads_no_game_s_state(package):
     files = sorted((ROOT / package).rglob("*.py"))
     assert files
     assert [u for f in files for u in state_reads(f.read_text(encoding="utf-8"), str(f.relative_to(ROOT)))] == []
@@ -73,3 +85,16 @@ def test_the_bots_and_the_environment_read_no_game_s_state(package):
 def test_the_state_check_finds_what_the_ticket_bot_used_to_do():
     old = "def _read(self, game, seat):\n    owners = game.state.owner\n    return self.state\n"
     assert state_reads(old, "ticket_bot.py") == ["ticket_bot.py:2: game.state"]
+
+
+def test_the_state_check_finds_what_the_move_words_and_the_server_used_to_do_but_not_fastapi_s_state():
+    old = (
+        "def make(app, request, game, service):\n"
+        "    app.state.service = service\n"
+        "    hub = request.app.state.hub\n"
+        "    st = game.state\n"
+        "    return service.live.game.state.phase, app.game.state\n"
+    )
+    assert state_reads(old, "server.py") == [
+        "server.py:4: game.state", "server.py:5: app.game.state", "server.py:5: service.live.game.state",
+    ]
