@@ -415,6 +415,45 @@ def test_gymnasium_env_checker(variant_id, opponents):
         check_env(env.unwrapped)
 
 
+def test_gymnasium_make_ignores_a_render_mode_it_lacks_and_the_mask_is_reachable_through_its_wrappers():
+    # Stable-Baselines3's make_vec_env asks every environment for render_mode="rgb_array"
+    with pytest.warns(UserWarning, match="rgb_array"):
+        env = gymnasium.make(ttr_env.GYM_ID, variant="usa", opponents=["random"], render_mode="rgb_array")
+    obs, info = env.reset(seed=3)
+    assert env.unwrapped.render_mode is None and env.render() is None
+    with pytest.raises(AttributeError):
+        env.action_masks  # noqa: B018 - Gymnasium's wrappers do not forward attributes
+    masks = env.get_wrapper_attr("action_masks")()
+    assert masks.dtype == bool and masks.any()
+    assert np.array_equal(masks, obs["action_mask"].astype(bool))
+    assert np.array_equal(info["action_mask"], masks) and np.array_equal(env.unwrapped.action_masks(), masks)
+    obs, *_, info = env.step(int(np.flatnonzero(masks)[0]))
+    assert np.array_equal(info["action_mask"], obs["action_mask"].astype(bool))
+
+
+def test_a_vector_of_single_seat_games_as_stable_baselines3_makes_it():
+    vec = gymnasium.make_vec(ttr_env.GYM_ID, num_envs=2, vectorization_mode="sync",
+                             vector_kwargs={}, variant="usa", opponents=["random"])
+    obs, infos = vec.reset(seed=1)
+    assert obs["action_mask"].shape == (2, 1075) and infos["action_mask"].shape == (2, 1075)
+    for _ in range(20):
+        masks = np.stack(vec.call("action_masks"))
+        assert np.array_equal(masks, obs["action_mask"].astype(bool))
+        obs, *_ = vec.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+    vec.close()
+
+
+def test_stable_baselines3_make_vec_env():
+    pytest.importorskip("stable_baselines3", reason="Stable-Baselines3 is not installed (the rl extra has it)")
+    from stable_baselines3.common.env_util import make_vec_env
+
+    vec = make_vec_env(ttr_env.GYM_ID, n_envs=2, env_kwargs={"variant": "usa", "opponents": ["random"]})
+    obs = vec.reset()
+    masks = np.stack(vec.env_method("action_masks"))
+    assert np.array_equal(masks, obs["action_mask"].astype(bool)) and masks.any(axis=1).all()
+    vec.close()
+
+
 def test_a_learner_plays_one_seat_against_bots_to_the_end():
     env = ttr_env.SingleSeatEnv("europe", ["ticket", "random"], seat=None, reward="win-loss")
     seats = set()
@@ -439,11 +478,13 @@ def test_single_seat_options():
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     log = len(env.game.log)
     _, reward, terminated, truncated, info = env.step(illegal)
+    mask = info.pop("action_mask")
     assert (reward, terminated, truncated, info) == (-1.0, False, False, {"illegal_action": illegal})
+    assert np.array_equal(mask, obs["action_mask"].astype(bool))
     assert len(env.game.log) == log
     for _ in range(3):
         obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
-    assert truncated and not terminated and info == {"truncated_after": 3}
+    assert truncated and not terminated and info.pop("action_mask").any() and info == {"truncated_after": 3}
     with pytest.raises(Exception, match="unknown bot 'randy'"):
         ttr_env.SingleSeatEnv("usa", ["randy"])
     with pytest.raises(ValueError, match="takes 2 to 5 players: give 1 to 4 opponents, not 5"):

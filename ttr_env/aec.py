@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from gymnasium import logger
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -31,12 +32,15 @@ ILLEGAL = ("raise", "penalty")
 def take_play_options(env, *, reward: str, max_steps: int, illegal_action: str, illegal_reward: float,
                       render_mode: str | None) -> None:
     """Check the options both environments take and set them on ``env``: an unknown
-    ``illegal_action``, ``render_mode`` or ``reward`` is refused."""
+    ``illegal_action`` or ``reward`` is refused. A render mode the environment does not have
+    (``"rgb_array"``, which Stable-Baselines3's ``make_vec_env`` asks of every environment) is
+    ignored with a warning, as ``gymnasium.make`` does: nothing is rendered."""
     if illegal_action not in ILLEGAL:
         raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, not {illegal_action!r}")
     render_modes = env.metadata["render_modes"]
     if render_mode is not None and render_mode not in render_modes:
-        raise ValueError(f"render_mode must be one of {render_modes}, not {render_mode!r}")
+        logger.warn(f"render_mode {render_mode!r} is not one of {render_modes}: the environment renders nothing")
+        render_mode = None
     env.reward_mode = check_reward_mode(reward)
     env.max_steps = max_steps
     env.illegal_action = illegal_action
