@@ -28,6 +28,7 @@ from ttr_core.actions import Action  # noqa: E402
 from ttr_core.game import Game  # noqa: E402
 from ttr_core.plugin import ObservationPart, Plugin, hookimpl  # noqa: E402
 from ttr_env import actions as action_codecs  # noqa: E402
+from ttr_env import observations as obs_module  # noqa: E402
 
 SHIPPED = ("usa", "europe", "wor", "wor-legacy", "wor-europe", "ussr")
 #: players for each variant's api_test: every count from 2 to 6 is covered somewhere
@@ -36,8 +37,9 @@ API_PLAYERS = {"usa": 2, "europe": 3, "wor": 6, "wor-legacy": 4, "wor-europe": 5
 #: change of numbering must be deliberate (and noted for users)
 ACTION_SPACE = {"usa": 1075, "europe": 2416, "wor": 1104, "wor-legacy": 1104, "wor-europe": 1555, "ussr": 2214}
 #: the size of each variant's observation for 3 players: the plugins supply their parts
-#: (``ttr_observation_parts``), and a change of layout must be deliberate too
-OBSERVATION_SIZE = {"usa": 623, "europe": 1061, "wor": 814, "wor-legacy": 814, "wor-europe": 915, "ussr": 1102}
+#: (``ttr_observation_parts``), and a change of layout must be deliberate too (the map and ticket
+#: features, the connected tickets and the scaled counts changed it)
+OBSERVATION_SIZE = {"usa": 2403, "europe": 2953, "wor": 2594, "wor-legacy": 2594, "wor-europe": 2807, "ussr": 2958}
 #: what PettingZoo's api_test says of any environment with dict observations (its own classic
 #: games are exempted by name): the observation is {"observation", "action_mask"} on purpose
 EXPECTED_WARNINGS = ("Observation is not a NumPy array", "Observation space for each agent probably should be")
@@ -268,8 +270,8 @@ def test_the_observation_layout_of_each_shipped_variant(variant_id):
     plugins = variant.load(variant_id).plugins
     # the plugins' parts where the module docstring lists them: the offer after the tickets, the
     # tunnel attempt and the stations after the legal action kinds
-    expected = ["phase", "to_act", "current", "final_round", "turn", "open_row", "piles", "routes", "players", "hand",
-                "tickets", "offer", "legal_kinds"]
+    expected = ["phase", "to_act", "current", "final_round", "turn", "open_row", "piles", "routes", "map", "players",
+                "hand", "tickets", "offer", "connected", "ticket_map", "legal_kinds"]
     expected += ["tunnel"] * ("tunnels" in plugins) + ["stations"] * ("stations" in plugins) + ["result"]
     assert [p.name for p in obs.parts] == expected
 
@@ -310,14 +312,88 @@ def test_observations_are_relative_to_the_seat_and_carry_the_own_hand_and_ticket
         vec, _ = enc.observe(game, seat)
         v = vec["observation"]
         me = game.view(seat)["you"]
-        hand = v[obs.part("hand").start:][: len(obs.card_names)]
-        assert {obs.card_names[i]: int(n) for i, n in enumerate(hand) if n} == me["hand"]
+        hand = v[obs.part("hand").start:][: len(obs.card_names)] * obs_module.HAND_SCALE
+        assert {obs.card_names[i]: round(n) for i, n in enumerate(hand) if n} == me["hand"]
         held = np.flatnonzero(v[obs.part("tickets").start:][: len(game.board.tickets)])
         assert sorted(game.board.tickets[t].id for t in held) == sorted(me["tickets"])
         current = v[obs.part("current").start:][:3]
         assert int(np.flatnonzero(current)[0]) == (game.state.current - seat) % 3
         assert v[obs.part("to_act").start] == (seat == game.state.current)
     assert "tickets" in enc.describe() and "claim-route" in enc.describe()
+
+
+@pytest.mark.parametrize("variant_id", SHIPPED)
+def test_every_number_of_an_observation_has_a_small_bound(variant_id):
+    obs = ttr_env.encoding(variant.load(variant_id), 4).observations
+    # counts are scaled: no bound is a raw count of the deck, the map or the turns
+    assert obs.low.min() >= -10 and obs.high.max() <= 15
+    for part in obs.parts:
+        if part.name not in ("turn", "players", "hand", "result"):
+            assert obs.high[part.start:part.start + part.size].max() <= 1, part.name
+    assert "divided by" in obs.describe() and "POINT_SCALE" in obs_module.__doc__
+
+
+def test_the_map_and_ticket_features_describe_the_board():
+    board = variant.load("usa").board
+    obs = ttr_env.encoding(variant.load("usa"), 2).observations
+    game = Game(variant.load("usa"), names(2), 1)
+    v = obs.encode(game.view(0))
+    per_route = v[obs.part("map").start:][: 16 * len(board.routes)].reshape(len(board.routes), 16)
+    longest = max(r.length for r in board.routes)
+    for r in board.routes:
+        row = per_route[r.index]
+        assert row[0] == pytest.approx(r.length / longest)
+        assert obs_module.ROUTE_COLORS[int(np.flatnonzero(row[1:10])[0])] == r.color
+        assert row[10] == r.tunnel
+    # Seattle is west of New York: the longitude of a route's first city tells
+    seattle = next(r for r in board.routes if "Seattle" in (r.a, r.b))
+    new_york = next(r for r in board.routes if "New York" in (r.a, r.b))
+    west = 13 if seattle.a == "Seattle" else 15
+    east = 13 if new_york.a == "New York" else 15
+    assert per_route[seattle.index, west] < 0.1 < 0.9 < per_route[new_york.index, east]
+    per_ticket = v[obs.part("ticket_map").start:][: 5 * len(board.tickets)].reshape(len(board.tickets), 5)
+    top = max(t.points for t in board.tickets)
+    assert [row[4] for row in per_ticket] == pytest.approx([t.points / top for t in board.tickets])
+    # the same in every game and for every seat
+    other = Game(variant.load("usa"), names(2), 2)
+    assert np.array_equal(obs.encode(other.view(1))[obs.part("map").start:obs.part("players").start],
+                          v[obs.part("map").start:obs.part("players").start])
+
+
+def test_a_ticket_reads_connected_once_the_seats_own_routes_join_its_cities():
+    rs = variant.load("usa")
+    enc = ttr_env.encoding(rs, 2)
+    obs = enc.observations
+    game = Game(rs, names(2), 4)
+    for seat in game.to_act():  # each keeps all starting tickets
+        view = game.view(seat)
+        keep = next(i for i, a in enc.actions.legal(game, seat, view).items() if len(a.tickets) == 3)
+        game.apply(seat, enc.actions.action(keep, view))
+    board = game.board
+    ticket = board.tickets[game.state.players[0].tickets[0]]
+    at = obs.part("connected").start + ticket.index
+
+    def connected() -> float:
+        return enc.observe(game, 0)[0]["observation"][at]
+
+    assert connected() == 0
+    # seat 0 is handed the shortest path of the ticket (a position set up for the test)
+    import networkx as nx
+
+    graph = nx.Graph()
+    for r in board.routes:
+        graph.add_edge(r.ai, r.bi, route=r.index)
+    path = nx.shortest_path(graph, ticket.ai, ticket.bi)
+    routes = [graph.edges[a, b]["route"] for a, b in zip(path, path[1:])]
+    for r in routes[:-1]:
+        game.state.owner[r] = 0
+    assert connected() == 0  # one route missing
+    game.state.owner[routes[-1]] = 1
+    assert connected() == 0  # the other seat's route does not join them for seat 0
+    game.state.owner[routes[-1]] = 0
+    assert connected() == 1
+    other = enc.observe(game, 1)[0]["observation"]
+    assert other[obs.part("connected").start:obs.part("ticket_map").start].sum() == 0  # seat 1 holds its own
 
 
 class TurnsTaken(Plugin):
@@ -369,7 +445,9 @@ def test_hook_ttr_observation_parts(tmp_path):
         p.name for p in usa.parts][players:]
     assert obs.size == usa.size + 3 and enc.observation_space()["observation"].shape == (obs.size,)
     at = obs.part("turns-taken").start
-    assert list(obs.high[at:at + 3]) == [500] * 3 and "turns taken, per relative seat" in enc.describe()
+    # a plugin's part is divided by its bound: it lies in [0, 1]
+    assert list(obs.scale[at:at + 3]) == [500] * 3 and list(obs.high[at:at + 3]) == [1] * 3
+    assert "turns taken, per relative seat" in enc.describe()
 
 
 def test_hook_ttr_observation_values(tmp_path):
@@ -387,7 +465,7 @@ def test_hook_ttr_observation_values(tmp_path):
         for seat in range(3):
             obs = enc.observe(game, seat)[0]["observation"]
             # the plugin's state, as the seat sees it, seats relative to it
-            assert list(obs[at:at + 3]) == [taken.get((seat + k) % 3, 0) for k in range(3)]
+            assert list(obs[at:at + 3] * 500) == pytest.approx([taken.get((seat + k) % 3, 0) for k in range(3)])
             assert enc.observation_space()["observation"].contains(obs)
 
 

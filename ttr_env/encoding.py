@@ -29,6 +29,7 @@ class Encoding:
         self.players = players
         self.actions = ActionEncoding(ruleset, players)
         self.observations = ObservationEncoding(ruleset, players, self.actions)
+        self._segment_starts = np.array([seg.start for seg in self.actions.segments], dtype=np.intp)
 
     @property
     def n_actions(self) -> int:
@@ -51,7 +52,8 @@ class Encoding:
         legal = self.actions.legal(game, seat, view)
         mask = np.zeros(self.actions.n, dtype=np.int8)
         mask[list(legal)] = 1
-        vector = self.observations.encode(view, {a.kind for a in legal.values()})
+        kinds = np.maximum.reduceat(mask, self._segment_starts) if legal else np.zeros(len(self._segment_starts), np.int8)
+        vector = self.observations.encode(view, kinds)
         return {"observation": vector, "action_mask": mask}, legal
 
     def describe(self) -> str:
