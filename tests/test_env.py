@@ -117,8 +117,38 @@ def test_reward_modes_and_the_game_seed_option():
     assert finals["score"] == {f"player_{s.seat}": s.total for s in env.game.result.scores}
     assert finals["win"] == {f"player_{s}": float(s in winners) for s in range(3)}
     assert finals["win-loss"] == {f"player_{s}": 1.0 if s in winners else -1.0 for s in range(3)}
-    with pytest.raises(ValueError, match="reward must be one of score, win, win-loss"):
+    totals = [s.total for s in env.game.result.scores]
+    margins = finals["margin"]
+    # the winner's margin is over the runner-up, everyone else's under the winner, in hundreds of points
+    for s in range(3):
+        best_other = max(t for j, t in enumerate(totals) if j != s)
+        assert margins[f"player_{s}"] == pytest.approx(max(-1, min(1, (totals[s] - best_other) / 100)))
+        assert (margins[f"player_{s}"] >= 0) == (s in winners)
+    with pytest.raises(ValueError, match="reward must be one of score, win, win-loss, margin"):
         ttr_env.raw_env("usa", 2, reward="points")
+
+
+def test_the_margin_reward_is_bounded_and_zero_for_a_tie():
+    from ttr_env.encoding import final_rewards
+
+    @attrs.frozen
+    class Score:
+        seat: int
+        total: int
+
+    @attrs.frozen
+    class Winners:
+        seats: tuple[int, ...]
+
+    @attrs.frozen
+    class Result:
+        scores: tuple[Score, ...]
+        winners: Winners
+
+    rout = Result((Score(0, 250), Score(1, -40), Score(2, 90)), Winners((0,)))
+    assert final_rewards(rout, "margin") == [1.0, -1.0, -1.0]
+    tie = Result((Score(0, 100), Score(1, 100), Score(2, 70)), Winners((0, 1)))
+    assert final_rewards(tie, "margin") == [0.0, 0.0, -0.3]
 
 
 def test_truncation_after_max_steps_gives_no_reward():

@@ -5,7 +5,8 @@ seat choosing starting tickets acts in seat order). The agents are ``player_0`` 
 seats 0 .. n-1 of the game. Each observes ``{"observation": float32 vector, "action_mask": int8}``
 (:mod:`ttr_env.observations`, :mod:`ttr_env.actions`); an agent that is not to act has an empty
 mask. Rewards are 0 until the game is over; then every agent gets its final reward at once
-(``reward="score"``: its total; ``"win"``: 1 for a winner, 0 otherwise; ``"win-loss"``: 1 or -1),
+(``reward="score"``: its total; ``"win"``: 1 for a winner, 0 otherwise; ``"win-loss"``: 1 or -1;
+``"margin"``: its total less the best other total, over 100, within [-1, 1]; :data:`ttr_env.REWARDS`),
 and every agent is terminated. With ``max_steps``, the game is cut after that many actions: every
 agent is truncated, with no reward.
 """
@@ -56,8 +57,8 @@ class TicketToRideEnv(AECEnv):
     """A PettingZoo AEC environment of one variant (any installed one) for ``players`` players.
 
     ``variant``: an id (``ttr_core.variant.available()``), a path, or a loaded ``Ruleset``;
-    ``version``: its rules version (default: the current one); ``reward``: ``score``, ``win`` or
-    ``win-loss``; ``max_steps``: truncate after that many actions (None: play to the end);
+    ``version``: its rules version (default: the current one); ``reward``: ``score``, ``win``,
+    ``win-loss`` or ``margin`` (:data:`ttr_env.REWARDS`); ``max_steps``: truncate after that many actions (None: play to the end);
     ``illegal_action``: ``raise`` (default) an :class:`IllegalActionIndex` for an index outside
     the mask, or ``penalty``: leave the game as it is and give the acting agent
     ``illegal_reward``. ``reset(seed=...)`` seeds the sequence of games; ``options={"game_seed":

@@ -16,9 +16,14 @@ from ttr_core.variant import Ruleset
 from ttr_env.actions import ActionEncoding
 from ttr_env.observations import ObservationEncoding
 
-#: reward modes: ``score`` the seat's final total; ``win`` 1 for a winner, else 0; ``win-loss``
-#: 1 for a winner, else -1 (tied winners all count as winners)
-REWARDS = ("score", "win", "win-loss")
+#: reward modes, given once at the end of a game: ``score`` the seat's final total, raw points
+#: (about -60 to +160 in a usual game); ``win`` 1 for a winner, else 0; ``win-loss`` 1 for a
+#: winner, else -1 (tied winners all count as winners); ``margin`` the seat's total less the best
+#: total of the other seats, divided by ``MARGIN_SCALE`` and clipped to [-1, 1] (a winner by 30
+#: points gets 0.3, the runner-up -0.3; a tie for first 0 each)
+REWARDS = ("score", "win", "win-loss", "margin")
+#: the points that make a margin reward of 1
+MARGIN_SCALE = 100.0
 
 
 class Encoding:
@@ -83,6 +88,10 @@ def final_rewards(result: GameResult, mode: str) -> list[float]:
     winners = set(result.winners.seats)
     if mode == "score":
         return [float(s.total) for s in result.scores]
+    if mode == "margin":
+        totals = [s.total for s in result.scores]
+        best_other = [max(t for j, t in enumerate(totals) if j != i) for i in range(len(totals))]
+        return [max(-1.0, min(1.0, (t - b) / MARGIN_SCALE)) for t, b in zip(totals, best_other)]
     lose = 0.0 if mode == "win" else -1.0
     return [1.0 if s.seat in winners else lose for s in result.scores]
 
