@@ -310,7 +310,8 @@ def main() -> int:
         ruleset = variant.load(args.variant)  # an unknown variant fails here, naming the installed ones
         for p in args.players:
             if not ruleset.players.min <= p <= ruleset.players.max:
-                raise SystemExit(f"--players {p}: {args.variant} takes {ruleset.players.min} to {ruleset.players.max} players")
+                lo, hi = ruleset.players.min, ruleset.players.max
+                raise SystemExit(f"--players {p}: {args.variant} takes {lo} to {hi} players")
             opponent_names(args.bots, p)
         return main_search(args)
     args.games = args.games or 500

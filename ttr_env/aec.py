@@ -58,7 +58,8 @@ class TicketToRideEnv(AECEnv):
 
     ``variant``: an id (``ttr_core.variant.available()``), a path, or a loaded ``Ruleset``;
     ``version``: its rules version (default: the current one); ``reward``: ``score``, ``win``,
-    ``win-loss`` or ``margin`` (:data:`ttr_env.REWARDS`); ``max_steps``: truncate after that many actions (None: play to the end);
+    ``win-loss`` or ``margin`` (:data:`ttr_env.REWARDS`); ``max_steps``: truncate after that many
+    actions (None: play to the end);
     ``illegal_action``: ``raise`` (default) an :class:`IllegalActionIndex` for an index outside
     the mask, or ``penalty``: leave the game as it is and give the acting agent
     ``illegal_reward``. ``reset(seed=...)`` seeds the sequence of games; ``options={"game_seed":
