@@ -365,9 +365,10 @@ def test_every_number_of_an_observation_has_a_small_bound(variant_id):
 
 def test_the_map_and_ticket_features_describe_the_board():
     board = variant.load("usa").board
-    obs = ttr_env.encoding(variant.load("usa"), 2).observations
+    enc_usa = ttr_env.encoding(variant.load("usa"), 2)
+    obs = enc_usa.observations
     game = Game(variant.load("usa"), names(2), 1)
-    v = obs.encode(game.view(0))
+    v = enc_usa.observe(game, 0)[0]["observation"]
     per_route = v[obs.part("map").start:][: 16 * len(board.routes)].reshape(len(board.routes), 16)
     longest = max(r.length for r in board.routes)
     for r in board.routes:
@@ -386,7 +387,7 @@ def test_the_map_and_ticket_features_describe_the_board():
     assert [row[4] for row in per_ticket] == pytest.approx([t.points / top for t in board.tickets])
     # the same in every game and for every seat
     other = Game(variant.load("usa"), names(2), 2)
-    assert np.array_equal(obs.encode(other.view(1))[obs.part("map").start:obs.part("players").start],
+    assert np.array_equal(enc_usa.observe(other, 1)[0]["observation"][obs.part("map").start:obs.part("players").start],
                           v[obs.part("map").start:obs.part("players").start])
 
 

@@ -3,7 +3,7 @@ spaces, and what both environments share (observing a seat, the rewards at the e
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -13,6 +13,7 @@ from ttr_core.actions import Action
 from ttr_core.game import Game
 from ttr_core.scoring import GameResult
 from ttr_core.variant import Ruleset
+from ttr_core.view import plugin_parts
 from ttr_env.actions import ActionEncoding
 from ttr_env.observations import ObservationEncoding
 
@@ -53,12 +54,12 @@ class Encoding:
 
     def observe(self, game: Game, seat: int) -> tuple[dict[str, np.ndarray], dict[int, Action]]:
         """What ``seat`` observes now, and its legal actions by index (the mask's ones)."""
-        view = game.view(seat)
+        view = SeatViewData(game, seat)
         legal = self.actions.legal(game, seat, view)
         mask = np.zeros(self.actions.n, dtype=np.int8)
         mask[list(legal)] = 1
         kinds = np.maximum.reduceat(mask, self._segment_starts) if legal else np.zeros(len(self._segment_starts), np.int8)
-        vector = self.observations.encode(view, kinds)
+        vector = self.observations.encode(game.seat_view(seat), view, kinds)
         return {"observation": vector, "action_mask": mask}, legal
 
     def describe(self) -> str:
@@ -69,6 +70,40 @@ class Encoding:
             f"actions ({self.actions.n}):\n{self.actions.describe()}\n\n"
             f"observation ({self.observations.size} float32):\n{self.observations.describe()}"
         )
+
+
+class SeatViewData(Mapping):
+    """``game.view(seat)`` as a mapping that builds it only when a key other than ``"rules"`` is
+    read: the plugins' parts of the view (``"rules"``), all that most plugins' observation values
+    and the ticket offer's codec read, are had without the rest of the view (the route owners,
+    every seat's counts), which the core's segments read from the typed ``game.seat_view(seat)``.
+    Every key gives what ``game.view(seat)`` gives."""
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game, self._seat = game, seat
+        self._rules: dict[str, Any] | None = None
+        self._whole: dict[str, Any] | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "rules" and self._whole is None:
+            if self._rules is None:
+                # as game.view(seat) gathers them
+                self._rules = {}
+                for part in plugin_parts(self._game, self._seat):
+                    self._rules.update(part or {})
+            return self._rules
+        return self.whole()[key]
+
+    def whole(self) -> dict[str, Any]:
+        if self._whole is None:
+            self._whole = self._game.view(self._seat)
+        return self._whole
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.whole())
+
+    def __len__(self) -> int:
+        return len(self.whole())
 
 
 _CACHE: dict[tuple[int, int], tuple[Ruleset, Encoding]] = {}

@@ -1,6 +1,7 @@
 """What one seat observes, as a flat ``float32`` vector built from its view alone.
 
-:meth:`ObservationEncoding.encode` reads ``game.view(seat)`` (what that seat may see: public
+:meth:`ObservationEncoding.encode` reads the seat's view (``game.seat_view(seat)`` for the core's
+segments, ``game.view(seat)`` for the plugins' parts: what that seat may see, public
 information, its own hand, tickets and decision) and the seat's legal actions (which follow
 from the same), never the state: whatever the seat cannot see (the deck's order, the other
 hands and tickets, what others were offered) cannot reach the vector. The tests check that
@@ -72,7 +73,7 @@ parameters) adds nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
@@ -83,6 +84,9 @@ from ttr_core.game import Game
 from ttr_core.observing import observation_parts, observation_values
 from ttr_core.variant import Ruleset
 from ttr_env.actions import ActionEncoding
+
+if TYPE_CHECKING:
+    from ttr_core.seat_view import SeatView
 
 PHASES = ("setup", "play", "over")
 PLAYER_FIELDS = ("trains", "cards", "tickets", "route_points", "resigned", "deciding", "to_act")
@@ -138,8 +142,6 @@ class ObservationEncoding:
         self._ticket_cities = [(t.ai, t.bi) for t in board.tickets]
         self._route_cities = [(r.ai, r.bi) for r in board.routes]
         self._components: dict[tuple[int, ...], list[int]] = {}
-        #: the routes of the last view observed and their owners by route index (-1: free)
-        self._last_routes: tuple[dict[str, int], np.ndarray] | None = None
         #: the last numbers of each plugin part, as given and as an array
         self._last_values: dict[str, tuple[Any, np.ndarray]] = {}
         # a route's column in its one-hot, by observing seat and owner (index -1: free)
@@ -263,74 +265,63 @@ class ObservationEncoding:
 
     # --- encoding -------------------------------------------------------------------------------
 
-    def encode(self, view: Mapping[str, Any], legal_kinds: Iterable[str] | np.ndarray = ()) -> np.ndarray:
-        """The vector of the seat whose ``view`` this is (``view["you"]``); ``legal_kinds``: the kinds
-        of its legal actions now (names, or an array of 0/1 in action-space order)."""
+    def encode(self, seat_view: SeatView, view: Mapping[str, Any],
+               legal_kinds: Iterable[str] | np.ndarray = ()) -> np.ndarray:
+        """The vector of the seat whose ``seat_view`` (``game.seat_view(seat)``) and ``view`` (its
+        ``game.view(seat)``, or a mapping giving the same, :class:`ttr_env.encoding.SeatViewData`)
+        these are: the core's segments read the typed view, the plugins' parts the mapping.
+        ``legal_kinds``: the kinds of its legal actions now (names, or an array of 0/1 in
+        action-space order)."""
         n, at = self.players, self._offsets
-        me = view["you"]["seat"]
+        sv = seat_view
+        me = sv.seat
         out = self._template.copy()
-        ones = [self._phase_index[view["phase"]]]
-        if me in view["to_act"]:
+        to_act = sv.to_act
+        ones = [self._phase_index[sv.phase]]
+        if me in to_act:
             ones.append(at["to_act"])
-        if view["current"] is not None:
-            ones.append(at["current"] + (view["current"] - me) % n)
-        if view["final_round"]:
+        if sv.current is not None:
+            ones.append(at["current"] + (sv.current - me) % n)
+        if sv.final_round:
             ones.append(at["final_round"])
-        width, row = len(self.card_names) + 1, at["open_row"]
-        for slot, card in enumerate(view["open_row"]):
-            ones.append(row + slot * width + (self.card_index[card] if card is not None else width - 1))
-        mine = self._put_routes(out, view["routes"], me)
-        ticket_index = self.ticket_index
-        held = [ticket_index[t] for t in view["you"]["tickets"]]
+        width, row, card_index = len(self.card_names) + 1, at["open_row"], self.card_index
+        for slot, card in enumerate(sv.open_row):
+            ones.append(row + slot * width + (card_index[card] if card is not None else width - 1))
+        owner = np.asarray(sv.owner, dtype=np.intp)
+        out[self._route_bases + self._owner_columns[me][owner]] = 1
+        held = sv.tickets
         ones += [at["tickets"] + t for t in held]
-        ones += [at["connected"] + t for t in self._connected(mine, held)]
+        ones += [at["connected"] + t for t in self._connected(np.flatnonzero(owner == me).tolist(), held)]
         if isinstance(legal_kinds, np.ndarray):  # one number per kind, as Encoding.observe gives them
             out[at["legal_kinds"]:at["legal_kinds"] + len(legal_kinds)] = legal_kinds
         else:
             ones += [at["legal_kinds"] + self.kind_index[k] for k in legal_kinds if k in self.kind_index]
         out[ones] = 1
-        self._put_counts(out, view, me)
+        self._put_counts(out, sv, to_act)
         for name, values in observation_values(self.ruleset, view).items():
             self._put(out, name, values)
         np.multiply(out, self._inverse_scale, out=out)
         np.minimum(out, self.high, out=out)
         return np.maximum(out, self.low, out=out)
 
-    def _put_routes(self, out: np.ndarray, routes: Mapping[str, int], me: int) -> list[int]:
-        """Mark each route's owner, relative to ``me`` (free, +0, +1...); the routes of ``me``, in map
-        order. The owners by route are kept from one observation to the next (of any seat): most
-        actions claim nothing."""
-        last = self._last_routes
-        if last is None or last[0] != routes:
-            owner = np.full(len(self.route_index), -1, dtype=np.intp)
-            index = self.route_index
-            owner[[index[r] for r in routes]] = list(routes.values())
-            last = self._last_routes = (dict(routes), owner)
-        owner = last[1]
-        out[self._route_bases + self._owner_columns[me][owner]] = 1
-        return np.flatnonzero(owner == me).tolist()
-
-    def _put_counts(self, out: np.ndarray, view: Mapping[str, Any], me: int) -> None:
+    def _put_counts(self, out: np.ndarray, sv: SeatView, to_act: Sequence[int]) -> None:
         """The counts, unscaled (``encode`` divides the whole vector by its scales)."""
-        n = self.players
-        players = view["players"]
-        to_act = view["to_act"]
-        values = [view["turn"], view["deck_size"], view["discard_size"], view["tickets_left"]]
+        n, me = self.players, sv.seat
+        players = sv.players
+        values = [sv.turn, sv.deck_size, sv.discard_size, sv.tickets_left]
         for k in range(n):
             p = players[(me + k) % n]
-            values += (p["trains"], p["cards"], p["tickets"], p["route_points"], p["resigned"],
-                       p["decision"] is not None, (me + k) % n in to_act)
+            values += (p.trains, p.cards, p.tickets, p.route_points, p.resigned, p.decision is not None,
+                       (me + k) % n in to_act)
         out[self._count_positions] = values
         hand = self._offsets["hand"]
-        card_index = self.card_index
-        for card, count in view["you"]["hand"].items():
-            out[hand + card_index[card]] = count
-        result = view.get("result")
+        out[hand:hand + len(self.card_names)] = sv.hand_counts
+        result = sv.result
         if result is not None:
             at = self._offsets["result"]
-            for score in result["scores"]:
-                out[at + (score["seat"] - me) % n] = score["total"]
-            for seat in result["winners"]["seats"]:
+            for score in result.scores:
+                out[at + (score.seat - me) % n] = score.total
+            for seat in result.winners.seats:
                 out[at + n + (seat - me) % n] = 1
 
     def _connected(self, mine: Sequence[int], held: Sequence[int]) -> list[int]:
