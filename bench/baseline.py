@@ -98,6 +98,8 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("longest path, Europe, random networks ≤ 45 cars", "longest", {"networks": 1000}),
     ("end-of-game scoring, europe 4p × 3 stations", "scoring", {}),
     ("memory per live game, usa 4p after 100 actions", "memory", {}),
+    ("ttr_env AEC step, usa 4p, random agents", "env", {"variant": "usa", "players": 4, "games": 20}),
+    ("ttr_env AEC step, europe 4p, random agents", "env", {"variant": "europe", "players": 4, "games": 20}),
 ]
 
 
@@ -238,6 +240,11 @@ class Child:
             score_game(game)
             times.append(time.perf_counter() - t0)
         return {"max": max(times), "median": statistics.median(times)}
+
+    def env(self, name, variant, players, games):
+        from bench.env_steps import env_step_times
+
+        return env_step_times(variant, players, games)
 
     def memory(self, name):
         from bench.run import memory_per_game
@@ -467,9 +474,33 @@ def _row_memory(params, mine, base):
             "target": "≤ 200 KB", "met": _met(b_this is not None and b_this <= 200 * 1024), "note": "tracemalloc"}
 
 
+def _row_env(params, mine, base):
+    """The environment's overhead per step: the step's time less an engine action's, each side's
+    two measured in the same games of the same round (the fastest round's)."""
+    def figures(answers):
+        rounds = [a["result"] for a in answers if "result" in a]
+        if not rounds:
+            return None
+        best = min(rounds, key=lambda r: r["env_seconds"] / r["env_steps"] - r["engine_seconds"] / r["engine_actions"])
+        engine, step = best["engine_seconds"] / best["engine_actions"], best["env_seconds"] / best["env_steps"]
+        return engine, step, step - engine
+
+    def text(f, answers):
+        if f is None:
+            return _error(answers)
+        return f"step {_n(f[1] * 1e6)} µs, engine action {_n(f[0] * 1e6)} µs: overhead {_n(f[2] * 1e6)} µs"
+
+    f_this, f_that = figures(mine), figures(base)
+    ratio = f_that[2] / f_this[2] if f_this and f_that else None
+    return {"this tree": text(f_this, mine), "baseline": text(f_that, base), "ratio": _ratio(ratio) + " (overhead)",
+            "target": "overhead ≥ 2× less", "met": _met(ratio is not None and ratio >= 2),
+            "note": f"{params['games']} games each way, game by game in turn"}
+
+
 #: how each kind of case becomes a row
 ROWS = {"games": _row_games, "compare": _row_compare, "replay": _row_replay, "replay_files": _row_replay_files,
-        "outside_plugin": _row_outside_plugin, "longest": _row_longest, "scoring": _row_scoring, "memory": _row_memory}
+        "outside_plugin": _row_outside_plugin, "longest": _row_longest, "scoring": _row_scoring, "memory": _row_memory,
+        "env": _row_env}
 
 
 def _n(x: float) -> str:

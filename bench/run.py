@@ -390,6 +390,20 @@ def bench_memory() -> list[dict]:
     ]
 
 
+def bench_env(games: int, rounds: int) -> list[dict]:
+    from bench.env_steps import env_step_times
+
+    rows = []
+    for variant_id, players in (("usa", 4), ("europe", 4)):
+        runs = [env_step_times(variant_id, players, games) for _ in range(rounds)]
+        engine = min(r["engine_seconds"] / r["engine_actions"] for r in runs)
+        step = min(r["env_seconds"] / r["env_steps"] for r in runs)
+        rows.append({"case": f"{variant_id} {players}p, random agents, AEC step", "engine action": _us(engine),
+                     "env step": _us(step), "overhead": _us(step - engine), "step / action": f"{step / engine:.2f}×",
+                     "note": f"{games} games, fastest of {rounds}"})
+    return rows
+
+
 def _grown(before) -> int:
     return sum(s.size_diff for s in tracemalloc.take_snapshot().compare_to(before, "filename"))
 
@@ -457,6 +471,10 @@ def main() -> None:
     con.print(_table("Replaying many record files", [bench_replay_files(100 if args.quick else 1000)]))
     con.print(_table("Memory", bench_memory()))
     con.print(_table("Copies for search bots", bench_copies(rounds)))
+    try:
+        con.print(_table("The environment (ttr_env): an AEC step against an engine action", bench_env(max(games // 10, 4), rounds)))
+    except ImportError as exc:
+        con.print(f"the environment: not measured ({exc})")
 
 
 def main_baseline(args) -> None:

@@ -32,7 +32,9 @@ class ObservationPart:
     """One part of a seat's observation that a plugin supplies (``ttr_observation_parts``):
     ``size`` numbers called ``name``, each between ``low`` and ``high`` (one bound for every
     number, or a sequence of one per number), laid out after the environment's segment ``after``
-    (``ttr_env.observations`` lists them); ``doc`` says what they are, for ``describe()``."""
+    (``ttr_env.observations`` lists them); ``doc`` says what they are, for ``describe()``. The
+    environment divides each number by the larger magnitude of its two bounds, so that it lies
+    within [-1, 1]: bounds that a value can reach keep its scale useful."""
 
     name: str
     size: int

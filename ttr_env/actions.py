@@ -327,6 +327,12 @@ class ActionEncoding:
         self.n = start
         self.kinds = [c.kind for c in self.codecs]
         self._by_kind = {c.kind: (s.start, c) for c, s in zip(self.codecs, self.segments)}
+        # the index of every action a static codec lists, looked up at once for a position's legal actions
+        self._static_index = {
+            action: seg.start + offset
+            for codec, seg in zip(self.codecs, self.segments) if isinstance(codec, StaticCodec)
+            for action, offset in codec.offsets.items()
+        }
 
     def __len__(self) -> int:
         return self.n
@@ -368,8 +374,11 @@ class ActionEncoding:
         """The legal actions of ``seat`` by index (the mask is their keys)."""
         view = game.view(seat) if view is None else view
         out: dict[int, Action] = {}
+        static = self._static_index
         for action in game.legal_actions(seat):
-            i = self.index(action, view)
+            i = static.get(action)
+            if i is None:
+                i = self.index(action, view)
             if i in out:
                 raise UnencodableAction(
                     f"variant {self.ruleset.variant!r}: index {i} would mean both "

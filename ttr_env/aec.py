@@ -5,7 +5,8 @@ seat choosing starting tickets acts in seat order). The agents are ``player_0`` 
 seats 0 .. n-1 of the game. Each observes ``{"observation": float32 vector, "action_mask": int8}``
 (:mod:`ttr_env.observations`, :mod:`ttr_env.actions`); an agent that is not to act has an empty
 mask. Rewards are 0 until the game is over; then every agent gets its final reward at once
-(``reward="score"``: its total; ``"win"``: 1 for a winner, 0 otherwise; ``"win-loss"``: 1 or -1),
+(``reward="score"``: its total; ``"win"``: 1 for a winner, 0 otherwise; ``"win-loss"``: 1 or -1;
+``"margin"``: its total less the best other total, over 100, within [-1, 1]; :data:`ttr_env.REWARDS`),
 and every agent is terminated. With ``max_steps``, the game is cut after that many actions: every
 agent is truncated, with no reward.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from gymnasium import logger
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -31,12 +33,15 @@ ILLEGAL = ("raise", "penalty")
 def take_play_options(env, *, reward: str, max_steps: int, illegal_action: str, illegal_reward: float,
                       render_mode: str | None) -> None:
     """Check the options both environments take and set them on ``env``: an unknown
-    ``illegal_action``, ``render_mode`` or ``reward`` is refused."""
+    ``illegal_action`` or ``reward`` is refused. A render mode the environment does not have
+    (``"rgb_array"``, which Stable-Baselines3's ``make_vec_env`` asks of every environment) is
+    ignored with a warning, as ``gymnasium.make`` does: nothing is rendered."""
     if illegal_action not in ILLEGAL:
         raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, not {illegal_action!r}")
     render_modes = env.metadata["render_modes"]
     if render_mode is not None and render_mode not in render_modes:
-        raise ValueError(f"render_mode must be one of {render_modes}, not {render_mode!r}")
+        logger.warn(f"render_mode {render_mode!r} is not one of {render_modes}: the environment renders nothing")
+        render_mode = None
     env.reward_mode = check_reward_mode(reward)
     env.max_steps = max_steps
     env.illegal_action = illegal_action
@@ -52,8 +57,9 @@ class TicketToRideEnv(AECEnv):
     """A PettingZoo AEC environment of one variant (any installed one) for ``players`` players.
 
     ``variant``: an id (``ttr_core.variant.available()``), a path, or a loaded ``Ruleset``;
-    ``version``: its rules version (default: the current one); ``reward``: ``score``, ``win`` or
-    ``win-loss``; ``max_steps``: truncate after that many actions (None: play to the end);
+    ``version``: its rules version (default: the current one); ``reward``: ``score``, ``win``,
+    ``win-loss`` or ``margin`` (:data:`ttr_env.REWARDS`); ``max_steps``: truncate after that many
+    actions (None: play to the end);
     ``illegal_action``: ``raise`` (default) an :class:`IllegalActionIndex` for an index outside
     the mask, or ``penalty``: leave the game as it is and give the acting agent
     ``illegal_reward``. ``reset(seed=...)`` seeds the sequence of games; ``options={"game_seed":

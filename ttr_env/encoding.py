@@ -3,7 +3,7 @@ spaces, and what both environments share (observing a seat, the rewards at the e
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -13,12 +13,18 @@ from ttr_core.actions import Action
 from ttr_core.game import Game
 from ttr_core.scoring import GameResult
 from ttr_core.variant import Ruleset
+from ttr_core.view import plugin_parts
 from ttr_env.actions import ActionEncoding
 from ttr_env.observations import ObservationEncoding
 
-#: reward modes: ``score`` the seat's final total; ``win`` 1 for a winner, else 0; ``win-loss``
-#: 1 for a winner, else -1 (tied winners all count as winners)
-REWARDS = ("score", "win", "win-loss")
+#: reward modes, given once at the end of a game: ``score`` the seat's final total, raw points
+#: (about -60 to +160 in a usual game); ``win`` 1 for a winner, else 0; ``win-loss`` 1 for a
+#: winner, else -1 (tied winners all count as winners); ``margin`` the seat's total less the best
+#: total of the other seats, divided by ``MARGIN_SCALE`` and clipped to [-1, 1] (a winner by 30
+#: points gets 0.3, the runner-up -0.3; a tie for first 0 each)
+REWARDS = ("score", "win", "win-loss", "margin")
+#: the points that make a margin reward of 1
+MARGIN_SCALE = 100.0
 
 
 class Encoding:
@@ -29,6 +35,7 @@ class Encoding:
         self.players = players
         self.actions = ActionEncoding(ruleset, players)
         self.observations = ObservationEncoding(ruleset, players, self.actions)
+        self._segment_starts = np.array([seg.start for seg in self.actions.segments], dtype=np.intp)
 
     @property
     def n_actions(self) -> int:
@@ -47,11 +54,12 @@ class Encoding:
 
     def observe(self, game: Game, seat: int) -> tuple[dict[str, np.ndarray], dict[int, Action]]:
         """What ``seat`` observes now, and its legal actions by index (the mask's ones)."""
-        view = game.view(seat)
+        view = SeatViewData(game, seat)
         legal = self.actions.legal(game, seat, view)
         mask = np.zeros(self.actions.n, dtype=np.int8)
         mask[list(legal)] = 1
-        vector = self.observations.encode(view, {a.kind for a in legal.values()})
+        kinds = np.maximum.reduceat(mask, self._segment_starts) if legal else np.zeros(len(self._segment_starts), np.int8)
+        vector = self.observations.encode(game.seat_view(seat), view, kinds)
         return {"observation": vector, "action_mask": mask}, legal
 
     def describe(self) -> str:
@@ -62,6 +70,40 @@ class Encoding:
             f"actions ({self.actions.n}):\n{self.actions.describe()}\n\n"
             f"observation ({self.observations.size} float32):\n{self.observations.describe()}"
         )
+
+
+class SeatViewData(Mapping):
+    """``game.view(seat)`` as a mapping that builds it only when a key other than ``"rules"`` is
+    read: the plugins' parts of the view (``"rules"``), all that most plugins' observation values
+    and the ticket offer's codec read, are had without the rest of the view (the route owners,
+    every seat's counts), which the core's segments read from the typed ``game.seat_view(seat)``.
+    Every key gives what ``game.view(seat)`` gives."""
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game, self._seat = game, seat
+        self._rules: dict[str, Any] | None = None
+        self._whole: dict[str, Any] | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "rules" and self._whole is None:
+            if self._rules is None:
+                # as game.view(seat) gathers them
+                self._rules = {}
+                for part in plugin_parts(self._game, self._seat):
+                    self._rules.update(part or {})
+            return self._rules
+        return self.whole()[key]
+
+    def whole(self) -> dict[str, Any]:
+        if self._whole is None:
+            self._whole = self._game.view(self._seat)
+        return self._whole
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.whole())
+
+    def __len__(self) -> int:
+        return len(self.whole())
 
 
 _CACHE: dict[tuple[int, int], tuple[Ruleset, Encoding]] = {}
@@ -81,6 +123,10 @@ def final_rewards(result: GameResult, mode: str) -> list[float]:
     winners = set(result.winners.seats)
     if mode == "score":
         return [float(s.total) for s in result.scores]
+    if mode == "margin":
+        totals = [s.total for s in result.scores]
+        best_other = [max(t for j, t in enumerate(totals) if j != i) for i in range(len(totals))]
+        return [max(-1.0, min(1.0, (t - b) / MARGIN_SCALE)) for t, b in zip(totals, best_other)]
     lose = 0.0 if mode == "win" else -1.0
     return [1.0 if s.seat in winners else lose for s in result.scores]
 

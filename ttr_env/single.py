@@ -5,8 +5,18 @@ has ``seat`` 0 (or a seat drawn at each reset, ``seat=None``) and the bots, name
 ``ttr play --bots`` names them (``ttr bots`` lists the installed ones), take the other seats in
 order. Each ``step`` plays the learner's action, then the bots' turns until the learner is to act
 again or the game is over. Observations and actions are those of the PettingZoo environment
-(:mod:`ttr_env.observations`, :mod:`ttr_env.actions`); ``action_masks()`` returns the mask too
-(the method sb3-contrib's ``MaskablePPO`` calls).
+(:mod:`ttr_env.observations`, :mod:`ttr_env.actions`).
+
+The mask of legal actions is in three places, so that it is reachable through any wrapper:
+``obs["action_mask"]``; ``info["action_mask"]`` (bool) from ``reset`` and every ``step``, as
+Gymnasium's own environments give it; and the method ``action_masks()``, the one sb3-contrib's
+``MaskablePPO`` calls (its vector environments find it through the wrappers). On an environment
+made by ``gymnasium.make(GYM_ID, ...)``, which wraps it, call it as
+``env.get_wrapper_attr("action_masks")()`` or ``env.unwrapped.action_masks()``.
+
+``render_mode``: ``"ansi"`` (``render()`` returns text) or ``"human"`` (printed after each
+step); any other mode, such as the ``"rgb_array"`` that Stable-Baselines3's ``make_vec_env``
+asks for, is ignored with a warning (nothing is rendered), as ``gymnasium.make`` does.
 
 An index outside the mask leaves the game as it is and gives ``illegal_reward`` (-1), with
 ``info["illegal_action"]``; this is the default (``illegal_action="penalty"``) because unmasked
@@ -95,7 +105,7 @@ class SingleSeatEnv(gymnasium.Env):
         info = {"seat": self.seat, "game_seed": game_seed}
         if self.render_mode == "human":
             self.render()
-        return self._obs(), info
+        return self._obs(), self._with_mask(info)
 
     def step(self, action):
         obs, legal = self._observe()
@@ -103,7 +113,7 @@ class SingleSeatEnv(gymnasium.Env):
         if index not in legal:
             if self.illegal_action == "raise":
                 raise IllegalActionIndex(f"action {index} is not legal now (the mask allows {len(legal)} actions)")
-            return self._obs(), self.illegal_reward, False, False, {"illegal_action": index}
+            return self._obs(), self.illegal_reward, False, False, self._with_mask({"illegal_action": index})
         self.game.apply(self.seat, legal[index])
         self.steps += 1
         self._seen = None
@@ -120,7 +130,7 @@ class SingleSeatEnv(gymnasium.Env):
             info = {"truncated_after": self.steps}
         if self.render_mode == "human":
             self.render()
-        return self._obs(), reward, terminated, truncated, info
+        return self._obs(), reward, terminated, truncated, self._with_mask(info)
 
     def _play_bots(self) -> None:
         game = self.game
@@ -141,6 +151,9 @@ class SingleSeatEnv(gymnasium.Env):
     def _obs(self) -> dict[str, np.ndarray]:
         obs, _ = self._observe()
         return {"observation": obs["observation"].copy(), "action_mask": obs["action_mask"].copy()}
+
+    def _with_mask(self, info: dict[str, Any]) -> dict[str, Any]:
+        return {**info, "action_mask": self.action_masks()}
 
     def action_masks(self) -> np.ndarray:
         """The mask of legal action indices now (sb3-contrib's ``MaskablePPO`` asks for it)."""

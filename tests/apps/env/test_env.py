@@ -28,6 +28,7 @@ from ttr_core.actions import Action  # noqa: E402
 from ttr_core.game import Game  # noqa: E402
 from ttr_core.plugin import ObservationPart, Plugin, hookimpl  # noqa: E402
 from ttr_env import actions as action_codecs  # noqa: E402
+from ttr_env import observations as obs_module  # noqa: E402
 
 SHIPPED = ("usa", "europe", "wor", "wor-legacy", "wor-europe", "ussr")
 #: players for each variant's api_test: every count from 2 to 6 is covered somewhere
@@ -36,8 +37,9 @@ API_PLAYERS = {"usa": 2, "europe": 3, "wor": 6, "wor-legacy": 4, "wor-europe": 5
 #: change of numbering must be deliberate (and noted for users)
 ACTION_SPACE = {"usa": 1075, "europe": 2416, "wor": 1104, "wor-legacy": 1104, "wor-europe": 1555, "ussr": 2214}
 #: the size of each variant's observation for 3 players: the plugins supply their parts
-#: (``ttr_observation_parts``), and a change of layout must be deliberate too
-OBSERVATION_SIZE = {"usa": 623, "europe": 1061, "wor": 814, "wor-legacy": 814, "wor-europe": 915, "ussr": 1102}
+#: (``ttr_observation_parts``), and a change of layout must be deliberate too (the map and ticket
+#: features, the connected tickets and the scaled counts changed it)
+OBSERVATION_SIZE = {"usa": 2403, "europe": 2953, "wor": 2594, "wor-legacy": 2594, "wor-europe": 2807, "ussr": 2958}
 #: what PettingZoo's api_test says of any environment with dict observations (its own classic
 #: games are exempted by name): the observation is {"observation", "action_mask"} on purpose
 EXPECTED_WARNINGS = ("Observation is not a NumPy array", "Observation space for each agent probably should be")
@@ -115,8 +117,38 @@ def test_reward_modes_and_the_game_seed_option():
     assert finals["score"] == {f"player_{s.seat}": s.total for s in env.game.result.scores}
     assert finals["win"] == {f"player_{s}": float(s in winners) for s in range(3)}
     assert finals["win-loss"] == {f"player_{s}": 1.0 if s in winners else -1.0 for s in range(3)}
-    with pytest.raises(ValueError, match="reward must be one of score, win, win-loss"):
+    totals = [s.total for s in env.game.result.scores]
+    margins = finals["margin"]
+    # the winner's margin is over the runner-up, everyone else's under the winner, in hundreds of points
+    for s in range(3):
+        best_other = max(t for j, t in enumerate(totals) if j != s)
+        assert margins[f"player_{s}"] == pytest.approx(max(-1, min(1, (totals[s] - best_other) / 100)))
+        assert (margins[f"player_{s}"] >= 0) == (s in winners)
+    with pytest.raises(ValueError, match="reward must be one of score, win, win-loss, margin"):
         ttr_env.raw_env("usa", 2, reward="points")
+
+
+def test_the_margin_reward_is_bounded_and_zero_for_a_tie():
+    from ttr_env.encoding import final_rewards
+
+    @attrs.frozen
+    class Score:
+        seat: int
+        total: int
+
+    @attrs.frozen
+    class Winners:
+        seats: tuple[int, ...]
+
+    @attrs.frozen
+    class Result:
+        scores: tuple[Score, ...]
+        winners: Winners
+
+    rout = Result((Score(0, 250), Score(1, -40), Score(2, 90)), Winners((0,)))
+    assert final_rewards(rout, "margin") == [1.0, -1.0, -1.0]
+    tie = Result((Score(0, 100), Score(1, 100), Score(2, 70)), Winners((0, 1)))
+    assert final_rewards(tie, "margin") == [0.0, 0.0, -0.3]
 
 
 def test_truncation_after_max_steps_gives_no_reward():
@@ -268,8 +300,8 @@ def test_the_observation_layout_of_each_shipped_variant(variant_id):
     plugins = variant.load(variant_id).plugins
     # the plugins' parts where the module docstring lists them: the offer after the tickets, the
     # tunnel attempt and the stations after the legal action kinds
-    expected = ["phase", "to_act", "current", "final_round", "turn", "open_row", "piles", "routes", "players", "hand",
-                "tickets", "offer", "legal_kinds"]
+    expected = ["phase", "to_act", "current", "final_round", "turn", "open_row", "piles", "routes", "map", "players",
+                "hand", "tickets", "offer", "connected", "ticket_map", "legal_kinds"]
     expected += ["tunnel"] * ("tunnels" in plugins) + ["stations"] * ("stations" in plugins) + ["result"]
     assert [p.name for p in obs.parts] == expected
 
@@ -310,14 +342,89 @@ def test_observations_are_relative_to_the_seat_and_carry_the_own_hand_and_ticket
         vec, _ = enc.observe(game, seat)
         v = vec["observation"]
         me = game.view(seat)["you"]
-        hand = v[obs.part("hand").start:][: len(obs.card_names)]
-        assert {obs.card_names[i]: int(n) for i, n in enumerate(hand) if n} == me["hand"]
+        hand = v[obs.part("hand").start:][: len(obs.card_names)] * obs_module.HAND_SCALE
+        assert {obs.card_names[i]: round(n) for i, n in enumerate(hand) if n} == me["hand"]
         held = np.flatnonzero(v[obs.part("tickets").start:][: len(game.board.tickets)])
         assert sorted(game.board.tickets[t].id for t in held) == sorted(me["tickets"])
         current = v[obs.part("current").start:][:3]
         assert int(np.flatnonzero(current)[0]) == (game.state.current - seat) % 3
         assert v[obs.part("to_act").start] == (seat == game.state.current)
     assert "tickets" in enc.describe() and "claim-route" in enc.describe()
+
+
+@pytest.mark.parametrize("variant_id", SHIPPED)
+def test_every_number_of_an_observation_has_a_small_bound(variant_id):
+    obs = ttr_env.encoding(variant.load(variant_id), 4).observations
+    # counts are scaled: no bound is a raw count of the deck, the map or the turns
+    assert obs.low.min() >= -10 and obs.high.max() <= 15
+    for part in obs.parts:
+        if part.name not in ("turn", "players", "hand", "result"):
+            assert obs.high[part.start:part.start + part.size].max() <= 1, part.name
+    assert "divided by" in obs.describe() and "POINT_SCALE" in obs_module.__doc__
+
+
+def test_the_map_and_ticket_features_describe_the_board():
+    board = variant.load("usa").board
+    enc_usa = ttr_env.encoding(variant.load("usa"), 2)
+    obs = enc_usa.observations
+    game = Game(variant.load("usa"), names(2), 1)
+    v = enc_usa.observe(game, 0)[0]["observation"]
+    per_route = v[obs.part("map").start:][: 16 * len(board.routes)].reshape(len(board.routes), 16)
+    longest = max(r.length for r in board.routes)
+    for r in board.routes:
+        row = per_route[r.index]
+        assert row[0] == pytest.approx(r.length / longest)
+        assert obs_module.ROUTE_COLORS[int(np.flatnonzero(row[1:10])[0])] == r.color
+        assert row[10] == r.tunnel
+    # Seattle is west of New York: the longitude of a route's first city tells
+    seattle = next(r for r in board.routes if "Seattle" in (r.a, r.b))
+    new_york = next(r for r in board.routes if "New York" in (r.a, r.b))
+    west = 13 if seattle.a == "Seattle" else 15
+    east = 13 if new_york.a == "New York" else 15
+    assert per_route[seattle.index, west] < 0.1 < 0.9 < per_route[new_york.index, east]
+    per_ticket = v[obs.part("ticket_map").start:][: 5 * len(board.tickets)].reshape(len(board.tickets), 5)
+    top = max(t.points for t in board.tickets)
+    assert [row[4] for row in per_ticket] == pytest.approx([t.points / top for t in board.tickets])
+    # the same in every game and for every seat
+    other = Game(variant.load("usa"), names(2), 2)
+    assert np.array_equal(enc_usa.observe(other, 1)[0]["observation"][obs.part("map").start:obs.part("players").start],
+                          v[obs.part("map").start:obs.part("players").start])
+
+
+def test_a_ticket_reads_connected_once_the_seats_own_routes_join_its_cities():
+    rs = variant.load("usa")
+    enc = ttr_env.encoding(rs, 2)
+    obs = enc.observations
+    game = Game(rs, names(2), 4)
+    for seat in game.to_act():  # each keeps all starting tickets
+        view = game.view(seat)
+        keep = next(i for i, a in enc.actions.legal(game, seat, view).items() if len(a.tickets) == 3)
+        game.apply(seat, enc.actions.action(keep, view))
+    board = game.board
+    ticket = board.tickets[game.state.players[0].tickets[0]]
+    at = obs.part("connected").start + ticket.index
+
+    def connected() -> float:
+        return enc.observe(game, 0)[0]["observation"][at]
+
+    assert connected() == 0
+    # seat 0 is handed the shortest path of the ticket (a position set up for the test)
+    import networkx as nx
+
+    graph = nx.Graph()
+    for r in board.routes:
+        graph.add_edge(r.ai, r.bi, route=r.index)
+    path = nx.shortest_path(graph, ticket.ai, ticket.bi)
+    routes = [graph.edges[a, b]["route"] for a, b in zip(path, path[1:])]
+    for r in routes[:-1]:
+        game.state.owner[r] = 0
+    assert connected() == 0  # one route missing
+    game.state.owner[routes[-1]] = 1
+    assert connected() == 0  # the other seat's route does not join them for seat 0
+    game.state.owner[routes[-1]] = 0
+    assert connected() == 1
+    other = enc.observe(game, 1)[0]["observation"]
+    assert other[obs.part("connected").start:obs.part("ticket_map").start].sum() == 0  # seat 1 holds its own
 
 
 class TurnsTaken(Plugin):
@@ -369,7 +476,9 @@ def test_hook_ttr_observation_parts(tmp_path):
         p.name for p in usa.parts][players:]
     assert obs.size == usa.size + 3 and enc.observation_space()["observation"].shape == (obs.size,)
     at = obs.part("turns-taken").start
-    assert list(obs.high[at:at + 3]) == [500] * 3 and "turns taken, per relative seat" in enc.describe()
+    # a plugin's part is divided by its bound: it lies in [0, 1]
+    assert list(obs.scale[at:at + 3]) == [500] * 3 and list(obs.high[at:at + 3]) == [1] * 3
+    assert "turns taken, per relative seat" in enc.describe()
 
 
 def test_hook_ttr_observation_values(tmp_path):
@@ -387,7 +496,7 @@ def test_hook_ttr_observation_values(tmp_path):
         for seat in range(3):
             obs = enc.observe(game, seat)[0]["observation"]
             # the plugin's state, as the seat sees it, seats relative to it
-            assert list(obs[at:at + 3]) == [taken.get((seat + k) % 3, 0) for k in range(3)]
+            assert list(obs[at:at + 3] * 500) == pytest.approx([taken.get((seat + k) % 3, 0) for k in range(3)])
             assert enc.observation_space()["observation"].contains(obs)
 
 
@@ -415,6 +524,45 @@ def test_gymnasium_env_checker(variant_id, opponents):
         check_env(env.unwrapped)
 
 
+def test_gymnasium_make_ignores_a_render_mode_it_lacks_and_the_mask_is_reachable_through_its_wrappers():
+    # Stable-Baselines3's make_vec_env asks every environment for render_mode="rgb_array"
+    with pytest.warns(UserWarning, match="rgb_array"):
+        env = gymnasium.make(ttr_env.GYM_ID, variant="usa", opponents=["random"], render_mode="rgb_array")
+    obs, info = env.reset(seed=3)
+    assert env.unwrapped.render_mode is None and env.render() is None
+    with pytest.raises(AttributeError):
+        env.action_masks  # noqa: B018 - Gymnasium's wrappers do not forward attributes
+    masks = env.get_wrapper_attr("action_masks")()
+    assert masks.dtype == bool and masks.any()
+    assert np.array_equal(masks, obs["action_mask"].astype(bool))
+    assert np.array_equal(info["action_mask"], masks) and np.array_equal(env.unwrapped.action_masks(), masks)
+    obs, *_, info = env.step(int(np.flatnonzero(masks)[0]))
+    assert np.array_equal(info["action_mask"], obs["action_mask"].astype(bool))
+
+
+def test_a_vector_of_single_seat_games_as_stable_baselines3_makes_it():
+    vec = gymnasium.make_vec(ttr_env.GYM_ID, num_envs=2, vectorization_mode="sync",
+                             vector_kwargs={}, variant="usa", opponents=["random"])
+    obs, infos = vec.reset(seed=1)
+    assert obs["action_mask"].shape == (2, 1075) and infos["action_mask"].shape == (2, 1075)
+    for _ in range(20):
+        masks = np.stack(vec.call("action_masks"))
+        assert np.array_equal(masks, obs["action_mask"].astype(bool))
+        obs, *_ = vec.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+    vec.close()
+
+
+def test_stable_baselines3_make_vec_env():
+    pytest.importorskip("stable_baselines3", reason="Stable-Baselines3 is not installed (the rl extra has it)")
+    from stable_baselines3.common.env_util import make_vec_env
+
+    vec = make_vec_env(ttr_env.GYM_ID, n_envs=2, env_kwargs={"variant": "usa", "opponents": ["random"]})
+    obs = vec.reset()
+    masks = np.stack(vec.env_method("action_masks"))
+    assert np.array_equal(masks, obs["action_mask"].astype(bool)) and masks.any(axis=1).all()
+    vec.close()
+
+
 def test_a_learner_plays_one_seat_against_bots_to_the_end():
     env = ttr_env.SingleSeatEnv("europe", ["ticket", "random"], seat=None, reward="win-loss")
     seats = set()
@@ -439,11 +587,13 @@ def test_single_seat_options():
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     log = len(env.game.log)
     _, reward, terminated, truncated, info = env.step(illegal)
+    mask = info.pop("action_mask")
     assert (reward, terminated, truncated, info) == (-1.0, False, False, {"illegal_action": illegal})
+    assert np.array_equal(mask, obs["action_mask"].astype(bool))
     assert len(env.game.log) == log
     for _ in range(3):
         obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
-    assert truncated and not terminated and info == {"truncated_after": 3}
+    assert truncated and not terminated and info.pop("action_mask").any() and info == {"truncated_after": 3}
     with pytest.raises(Exception, match="unknown bot 'randy'"):
         ttr_env.SingleSeatEnv("usa", ["randy"])
     with pytest.raises(ValueError, match="takes 2 to 5 players: give 1 to 4 opponents, not 5"):
