@@ -5,13 +5,13 @@ against a shipped bot (the ``rl`` extra; skipped without it)."""
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
 
 import pytest
+from usa_kit import ROOT
 
 pytest.importorskip("sb3_contrib", reason="needs the rl extra (pip install '.[rl]'): sb3-contrib, Stable-Baselines3, PyTorch")
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "train_maskable_ppo.py"
+EXAMPLE = ROOT / "docs" / "examples" / "train_maskable_ppo.py"
 
 
 def test_the_worked_example_trains_a_few_hundred_steps_and_plays_the_shipped_bots():
