@@ -37,7 +37,8 @@ from server_kit import TEST_OPTIONS, postgres_server, server_process  # noqa: E4
 async def paced_load(bases: list[str], games: int, seconds: float, pace: float, seed: int) -> dict:
     """Create ``games`` two-seat usa games (spread over ``bases``), then let each act once every
     ``pace`` seconds (jittered) for ``seconds``; the action times (ms) of acknowledged actions."""
-    sessions = [aiohttp.ClientSession(b, connector=aiohttp.TCPConnector(limit=games + 8),
+    # idle connections are dropped before the server's keep-alive (5 s) would close them under a request
+    sessions = [aiohttp.ClientSession(b, connector=aiohttp.TCPConnector(limit=games + 8, keepalive_timeout=3),
                                       timeout=aiohttp.ClientTimeout(total=60)) for b in bases]
     post_ms: list[float] = []
     errors = 0
