@@ -46,16 +46,17 @@ class Refusal:
     def rules(self) -> tuple[str, ...]:
         """The rules the reason cites, in order, as it cites them (``R-ROUTE-2``, docs/rules.md#R-ROUTE-2;
         ``R-ROUTE-2..3``): what a page may link to for why."""
-        return tuple(m.group(0) for m in _RULE_ID.finditer(self.reason))
+        return tuple(m.group(0) for m in re.finditer(_RULE_ID, self.reason))
 
     @property
     def words(self) -> str:
         """The reason without its rule ids, for players."""
-        return re.sub(r"\s{2,}", " ", _CITED.sub("", self.reason)).strip()
+        return re.sub(r"\s{2,}", " ", re.sub(_CITED, "", self.reason)).strip()
 
 
-_RULE_ID = re.compile(r"\bR-[A-Z]+(?:-\d+(?:\.\.\d+)?)?")
-_CITED = re.compile(r"\s*\((?:R-[A-Z]+(?:-[\w.]+)*(?:[,;/] *)?)+\)")  # "(R-ROUTE-2)", "(R-PAR-1, R-PAR-2)"
+#: patterns, not compiled objects: the re module keeps what it compiled
+_RULE_ID = r"\bR-[A-Z]+(?:-\d+(?:\.\.\d+)?)?"
+_CITED = r"\s*\((?:R-[A-Z]+(?:-[\w.]+)*(?:[,;/] *)?)+\)"  # "(R-ROUTE-2)", "(R-PAR-1, R-PAR-2)"
 
 _OPEN = object()  # no rule closes the route
 
