@@ -451,6 +451,7 @@ class Game(TableOperations, OpenRowOperations):
     def finish(self, reason: str) -> None:
         """End the game now and score it. Plugins call this to end a game early (all passed, resigned)."""
         st = self.state
+        self._listed = None  # nothing listed before is legal now
         for seat in range(len(st.players)):
             self.cancel_decision(seat)
         st.phase = "over"
@@ -461,6 +462,7 @@ class Game(TableOperations, OpenRowOperations):
         """Drop ``seat``'s pending decision, letting its plugin put held cards back (R-TURN-4)."""
         player = self.state.players[seat]
         if player.decision is not None:
+            self._listed = None  # the answers listed to the decision answer nothing now
             self.hook.ttr_decision_cancelled(game=self, seat=seat, decision=player.decision)
             player.decision = None
 

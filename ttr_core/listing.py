@@ -6,8 +6,10 @@ remembers the seat, the state and the number of actions applied when it was made
 accepts an action taken from its latest listing, for that seat at that moment, without checking
 it again (``Game.apply``): the listing was made by the same rules the check asks. Any other
 action, from an earlier listing (another turn, another seat, a copy of the game), from a record
-or from a client, is checked in full. A listing is of the state as it was listed: a program that
-changes the state by hand (a test, a position editor), or the listing, lists again before it acts.
+or from a client, is checked in full. The game's own operations that change the table outside
+an action (``finish``, ``cancel_decision``, ``place_route``, ``free_route``) forget the latest
+listing. A listing is of the state as it was listed: a program that changes the state by hand
+(a test, a position editor), or the listing, lists again before it acts.
 """
 
 from __future__ import annotations

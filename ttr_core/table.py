@@ -86,6 +86,9 @@ class TableOperations:
     memo: dict
     _points: dict[int, int]
     _shared: PreparedRules
+    #: the latest legal actions listed (``Game.legal_actions``), trusted by ``Game.apply``: a route
+    #: placed or freed outside an action's apply (a position set up by hand) drops it
+    _listed: object
 
     def route_points(self, length: int) -> int:
         """The points of a route of ``length`` spaces by the ruleset's length table
@@ -114,6 +117,7 @@ class TableOperations:
         the hand) go to the discard, trains are placed and the route scores at once (R-ROUTE-2);
         then ``ttr_route_claimed``. Nothing is checked: a plugin checks before it places."""
         st = self.state
+        self._listed = None  # its claims of this route, and what its closures allowed, no longer hold
         for card, n in paid:
             st.discard.extend([card] * n)
         player = st.players[seat]
@@ -128,6 +132,7 @@ class TableOperations:
         """Make an owned ``route`` free again: its owner gets the trains back and loses its points
         (R-CTL-2); then ``ttr_route_released``. Returns the seat that owned it."""
         st = self.state
+        self._listed = None
         seat = st.owner[route.index]
         owner = st.players[seat]
         owner.routes.remove(route.index)

@@ -8,8 +8,9 @@ import random
 import pytest
 
 from ttr_core import variant
-from ttr_core.errors import NotYourTurn, RouteTaken
+from ttr_core.errors import GameOver, NotLegalNow, NotYourTurn, RouteTaken
 from ttr_core.game import Game
+from ttr_kit import testing
 
 
 def a_claim_listed(variant_id: str, seed: int):
@@ -43,3 +44,28 @@ def test_an_action_listed_for_one_seat_is_refused_to_another():
     game, seat, claim = a_claim_listed("usa", 5)
     with pytest.raises(NotYourTurn):
         game.apply((seat + 1) % 4, claim)
+
+
+def test_a_game_ended_after_its_listing_refuses_the_listed_actions():
+    game, seat, claim = a_claim_listed("usa", 7)
+    game.finish("ended by the host")
+    with pytest.raises(GameOver):
+        game.apply(seat, claim)
+
+
+def test_a_decision_dropped_after_its_listing_refuses_its_listed_answers():
+    game, seat, _ = a_claim_listed("usa", 9)
+    game.apply(seat, next(a for a in game.legal_actions(seat) if a.kind == "draw-tickets"))
+    keep = game.legal_actions(seat)[0]  # which of the tickets drawn to keep (R-TIX-2)
+    game.cancel_decision(seat)  # the tickets go back (R-TURN-4)
+    before = game.dump()
+    with pytest.raises(NotLegalNow):
+        game.apply(seat, keep)
+    assert game.dump() == before
+
+
+def test_a_route_placed_after_the_listing_refuses_its_listed_claims():
+    game, seat, claim = a_claim_listed("usa", 11)
+    testing.give_route(game, (seat + 1) % 4, claim.route)  # a position set up by hand
+    with pytest.raises(RouteTaken):  # R-ROUTE-5
+        game.apply(seat, claim)
