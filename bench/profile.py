@@ -75,7 +75,7 @@ def split(variant_id: str, players: int, games: int, bot: str) -> str:
     from collections import Counter
 
     from ttr_core import game as game_module, variant
-    from ttr_bots import bot_classes
+    from ttr_bots import ask, bot_classes
 
     clock = _Clock()
 
@@ -97,7 +97,7 @@ def split(variant_id: str, players: int, games: int, bot: str) -> str:
         seats = [classes[0](seed, i) for i in range(players)]
         while not game.over:
             seat = game.to_act()[0]
-            game.apply(seat, clock.timed("choosing", seats[seat].choose, game, seat))
+            game.apply(seat, clock.timed("choosing", ask, seats[seat], game, seat))
         return game.state.turn
 
     play(0)  # the first game builds what every game shares: not a turn's cost
