@@ -4,7 +4,8 @@ These are algorithms, not rules: plugins decide which routes count and what a re
 They avoid networkx on purpose, because they run on every claim and every end-of-game score, and
 a player's network is tiny (at most ~45 edges), where plain lists and bit masks win.
 :func:`longest_trail` measures the longest trail; :func:`longest_trail_edges` walks one, edge by
-edge, for a page to draw.
+edge, for a page to draw. :class:`GrowingNetwork` keeps the pieces a seat's routes join as the
+list of them grows, so that asking again joins only the routes claimed since.
 """
 
 from __future__ import annotations
@@ -45,6 +46,80 @@ class DisjointSets:
 
     def connected(self, a: int, b: int) -> bool:
         return self.find(a) == self.find(b)
+
+
+class GrowingNetwork:
+    """The cities a list of edges joins, for a list that mostly grows between two questions: one
+    seat's own routes, asked about again as the game goes (which tickets they complete, R-TIX-2;
+    which pieces a longest trail lies in, R-BON-1).
+
+    :meth:`follow` brings it up to the list as it is now. When the edges it followed last start
+    the list, only the edges after them are joined; any other list (an edge was taken away, such
+    as a route a controller dismantled, R-CTL-2, or another state was put under the game) is
+    joined afresh. What it answers is about the list it was last given, however that list came
+    to be: it needs no word of each claim.
+    """
+
+    __slots__ = ("followed", "sets")
+
+    def __init__(self, n: int):
+        self.followed: list[int] = []  # the edges joined, in the list's order
+        self.sets = DisjointSets(n)
+
+    def follow(self, edges: list[int], ends: Sequence[tuple[int, int]]) -> GrowingNetwork:
+        """Join what ``edges`` (indices into ``ends``, each edge's two vertices) adds to the edges
+        followed so far, or join them afresh if they do not start with those; returns itself."""
+        known = self.followed
+        k = len(known)
+        if len(edges) < k or edges[:k] != known:
+            self.sets = DisjointSets(len(self.sets.parent))
+            known = self.followed = []
+            k = 0
+        if len(edges) > k:
+            union = self.sets.union
+            for e in edges[k:]:
+                a, b = ends[e]
+                union(a, b)
+            known += edges[k:]
+        return self
+
+    def find(self, x: int) -> int:
+        """A name of the piece ``x`` lies in, the same for every vertex of the piece."""
+        return self.sets.find(x)
+
+    def connected(self, a: int, b: int) -> bool:
+        return self.sets.find(a) == self.sets.find(b)
+
+    def copy(self) -> GrowingNetwork:
+        twin = GrowingNetwork.__new__(GrowingNetwork)
+        twin.followed = self.followed[:]
+        twin.sets = DisjointSets.__new__(DisjointSets)
+        twin.sets.parent = self.sets.parent[:]
+        return twin
+
+
+class NetworksBySeat:
+    """A :class:`GrowingNetwork` of each seat's edges, over ``n`` vertices, each edge ``e`` joining
+    ``ends[e]``; each made as first asked for. What a plugin keeps in ``game.memo``, where a clone
+    of the game keeps a :meth:`copy`: copies of the networks, which the clone then grows alone."""
+
+    __slots__ = ("n", "ends", "by_seat")
+
+    def __init__(self, n: int, ends: Sequence[tuple[int, int]]):
+        self.n, self.ends = n, ends
+        self.by_seat: dict[int, GrowingNetwork] = {}
+
+    def of(self, seat: int, edges: list[int]) -> GrowingNetwork:
+        """``seat``'s network, brought up to ``edges`` (:meth:`GrowingNetwork.follow`)."""
+        network = self.by_seat.get(seat)
+        if network is None:
+            network = self.by_seat[seat] = GrowingNetwork(self.n)
+        return network.follow(edges, self.ends)
+
+    def copy(self) -> NetworksBySeat:
+        twin = NetworksBySeat(self.n, self.ends)
+        twin.by_seat = {seat: network.copy() for seat, network in self.by_seat.items()}
+        return twin
 
 
 def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
