@@ -4,60 +4,31 @@ from __future__ import annotations
 
 import attrs
 
-from ttr_core.plugin import (
-    Bonus, Highlight, NetworksBySeat, Plugin, hookimpl, longest_trail, longest_trail_edges, parameter,
-)
+from ttr_core.plugin import Bonus, Highlight, Plugin, hookimpl, longest_trail, longest_trail_edges, parameter
 
 NAME = "longest-path"
-#: the key in ``game.memo`` of the pieces each seat's routes make (``path_length``)
+#: the key in ``game.memo`` of what searches found of the pieces of the players' networks
 PIECES = "longest-path:pieces"
 
 
 def path_length(game, seat: int) -> int:
     """The player's longest trail: cities may repeat, each route once; stations never count (R-STA-3).
 
-    A trail stays within one piece of the player's network, and a claim changes one piece (or joins
-    two): so each piece is measured once, when first asked about with these routes, and the
-    lengths are kept in ``game.memo[NAME]`` by their routes alone (on one board), so they hold
-    whatever state is put under the game. Asked again after a claim, only the piece it changed is
-    measured; asked by the bonus, the score's facts and the tie-breaker alike, nothing is."""
+    Asked by the bonus, the score's facts and the tie-breaker alike: each set of routes is measured
+    once per game and kept in ``game.memo[NAME]``; and a trail lies within one piece of a network,
+    so what a search found of a piece is kept too (``game.memo[PIECES]``): asked again after a claim,
+    only the piece the claim changed is searched. Both are kept by the routes alone (on one board),
+    so they hold whatever state is put under the game."""
     routes = game.board.routes
-    owned = game.state.players[seat].routes
+    owned = tuple(sorted(game.state.players[seat].routes))
     memo = getattr(game, "memo", None)
     trails: dict[tuple[int, ...], int] = {} if memo is None else memo.setdefault(NAME, {})
-    whole = tuple(sorted(owned))
-    length = trails.get(whole)
+    length = trails.get(owned)
     if length is None:
-        best = 0
-        for total, piece in _pieces(game, seat, owned, memo):
-            if total <= best:  # a trail is no longer than its piece: the heaviest go first
-                break
-            got = trails.get(piece)
-            if got is None:
-                got = trails[piece] = longest_trail([(routes[r].ai, routes[r].bi, routes[r].length) for r in piece])
-            if got > best:
-                best = got
-        length = trails[whole] = best
+        pieces = None if memo is None else memo.setdefault(PIECES, {})
+        edges = [(routes[r].ai, routes[r].bi, routes[r].length) for r in owned]
+        length = trails[owned] = longest_trail(edges, pieces)
     return length
-
-
-def _pieces(game, seat: int, owned: list[int], memo: dict | None) -> list[tuple[int, tuple[int, ...]]]:
-    """``(spaces, routes)`` of each piece of ``seat``'s network (the routes sorted), the heaviest
-    first; the pieces kept in ``game.memo[PIECES]`` as the routes are claimed."""
-    board = game.board
-    kept = None if memo is None else memo.get(PIECES)
-    if kept is None:
-        kept = NetworksBySeat(len(board.cities), tuple((r.ai, r.bi) for r in board.routes))
-        if memo is not None:
-            memo[PIECES] = kept
-    network = kept.of(seat, owned)
-    routes = board.routes
-    by_piece: dict[int, list[int]] = {}
-    for r in sorted(owned):
-        by_piece.setdefault(network.find(routes[r].ai), []).append(r)
-    pieces = [(sum(routes[r].length for r in piece), tuple(piece)) for piece in by_piece.values()]
-    pieces.sort(reverse=True)
-    return pieces
 
 
 class LongestPath(Plugin):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from heapq import heappop, heappush
 from operator import itemgetter
+from typing import NamedTuple
 
 _Adjacency = dict[int, list[tuple[int, int, int]]]  # {v: [(edge bit, other end, weight)]}
 _Ends = dict[int, list[tuple[int, int]]]  # {anchor: [(leaf edge weight or 0, odd vertex)], heaviest first}
@@ -122,9 +123,14 @@ class NetworksBySeat:
         return twin
 
 
-def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
+def longest_trail(edges: Sequence[tuple[int, int, int]],
+                  known: dict[tuple[tuple[int, int, int], ...], PieceTrail] | None = None) -> int:
     """The longest trail (cities may repeat, each edge at most once) over weighted edges ``(u, v, w)``
     between vertices that are small integers (city indices).
+
+    ``known``: what searches found of pieces of a network, by their edges, read and added to. A
+    seat's network asked about again after a claim thus searches only the piece that claim
+    changed: every other piece is as it was (the pieces that need no search are quick to measure).
 
     Exact for lengths ``w >= 0``. Why it is fast enough for any network a player can build:
 
@@ -152,11 +158,36 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
         if tree:
             got = _tree_path(at, comp)
         else:
-            adj = _contracted([e for e in edges if piece[e[0]] == label])
-            got = _search(adj, list(adj), [v for v in adj if len(adj[v]) % 2], total, best)
+            got = _searched_piece([e for e in edges if piece[e[0]] == label], total, best, known)
         if got > best:
             best = got
     return best
+
+
+class PieceTrail(NamedTuple):
+    """What a search found of one piece of a network (``longest_trail``'s ``known``): its longest
+    trail's ``length`` if ``exact``; else no more than ``length``, the longest trail of another
+    piece, beside which the search gave up."""
+
+    length: int
+    exact: bool
+
+
+def _searched_piece(edges: list[tuple[int, int, int]], total: int, best: int,
+                    known: dict[tuple[tuple[int, int, int], ...], PieceTrail] | None) -> int:
+    """``best``, or the longest trail of the piece made of ``edges`` if that is longer: what
+    ``known`` holds of the piece (by its edges, sorted) when it says enough, else searched."""
+    key = None
+    if known is not None:
+        key = tuple(sorted(edges))
+        kept = known.get(key)
+        if kept is not None and (kept.exact or kept.length <= best):
+            return max(kept.length, best)
+    adj = _contracted(edges)
+    got = _search(adj, list(adj), [v for v in adj if len(adj[v]) % 2], total, best)
+    if key is not None:
+        known[key] = PieceTrail(got, got > best)
+    return got
 
 
 _Touching = list[list[tuple[int, int, int]] | None]  # [v]: the edges at v (a loop twice), None if none
