@@ -252,9 +252,9 @@ def _keep_problem(kept_kinds: Sequence[str], offered_kinds: Sequence[str], keep:
 
 
 def own_network(game, seat: int) -> GrowingNetwork:
-    """The cities ``seat``'s own routes join (R-TIX-2). Kept in ``game.memo`` as the game goes:
-    asked again, it joins only the routes claimed since it was last asked (a route given back,
-    R-CTL-2, has it joined afresh), so the end of the game finds it mostly done."""
+    """The cities ``seat``'s own routes join (R-TIX-2), kept in ``game.memo``: asked again, it
+    joins only the routes claimed since (a route given back, R-CTL-2, has it joined afresh), so
+    where it is asked as the game goes (the seat's view), the end of the game finds it done."""
     memo = getattr(game, "memo", None)
     kept = None if memo is None else memo.get(OWN_NETWORKS)
     if kept is None:
