@@ -259,7 +259,7 @@ def own_network(game, seat: int) -> GrowingNetwork:
     kept = None if memo is None else memo.get(OWN_NETWORKS)
     if kept is None:
         board = game.board
-        kept = NetworksBySeat(len(board.cities), tuple((r.ai, r.bi) for r in board.routes))
+        kept = NetworksBySeat(len(board.cities), [(r.ai, r.bi) for r in board.routes])
         if memo is not None:
             memo[OWN_NETWORKS] = kept
     return kept.of(seat, game.state.players[seat].routes)

@@ -49,23 +49,22 @@ class DisjointSets:
         return self.find(a) == self.find(b)
 
 
-class GrowingNetwork:
+class GrowingNetwork(DisjointSets):
     """The cities a list of edges joins, for a list that mostly grows between two questions: one
-    seat's own routes, asked about again as the game goes (which tickets they complete, R-TIX-2;
-    which pieces a longest trail lies in, R-BON-1).
+    seat's own routes, asked about again as the game goes (which tickets they complete, R-TIX-2).
 
     :meth:`follow` brings it up to the list as it is now. When the edges it followed last start
     the list, only the edges after them are joined; any other list (an edge was taken away, such
     as a route a controller dismantled, R-CTL-2, or another state was put under the game) is
-    joined afresh. What it answers is about the list it was last given, however that list came
-    to be: it needs no word of each claim.
+    joined afresh. What it answers (``find``, ``connected``) is about the list it was last given,
+    however that list came to be: it needs no word of each claim.
     """
 
-    __slots__ = ("followed", "sets")
+    __slots__ = ("followed",)
 
     def __init__(self, n: int):
+        super().__init__(n)
         self.followed: list[int] = []  # the edges joined, in the list's order
-        self.sets = DisjointSets(n)
 
     def follow(self, edges: list[int], ends: Sequence[tuple[int, int]]) -> GrowingNetwork:
         """Join what ``edges`` (indices into ``ends``, each edge's two vertices) adds to the edges
@@ -73,29 +72,20 @@ class GrowingNetwork:
         known = self.followed
         k = len(known)
         if len(edges) < k or edges[:k] != known:
-            self.sets = DisjointSets(len(self.sets.parent))
-            known = self.followed = []
+            self.parent[:] = range(len(self.parent))
+            known.clear()
             k = 0
         if len(edges) > k:
-            union = self.sets.union
+            union = self.union
             for e in edges[k:]:
                 a, b = ends[e]
                 union(a, b)
             known += edges[k:]
         return self
 
-    def find(self, x: int) -> int:
-        """A name of the piece ``x`` lies in, the same for every vertex of the piece."""
-        return self.sets.find(x)
-
-    def connected(self, a: int, b: int) -> bool:
-        return self.sets.find(a) == self.sets.find(b)
-
     def copy(self) -> GrowingNetwork:
         twin = GrowingNetwork.__new__(GrowingNetwork)
-        twin.followed = self.followed[:]
-        twin.sets = DisjointSets.__new__(DisjointSets)
-        twin.sets.parent = self.sets.parent[:]
+        twin.parent, twin.followed = self.parent[:], self.followed[:]
         return twin
 
 
