@@ -1,7 +1,7 @@
 """What the tickets and longest-path plugins keep as a game goes (the cities each seat's routes join,
 each piece's longest trail, in ``game.memo``) answers as a computation from the routes alone does,
 after every action of seeded bot games of every shipped variant, in clones and determinized copies
-going on their own ways, and in a record's replay (R-TIX-2, R-BON-1, R-CTL-2, R-STA-3)."""
+going on their own ways, after a failed action is undone, and in a record's replay (R-TIX-2, R-BON-1, R-CTL-2, R-STA-3)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,11 @@ import pytest
 
 from ttr_bots import play_game
 from ttr_core import record, variant
+from ttr_core.errors import PluginFailed
+from ttr_core.game import Game
+from ttr_core.manager import local_plugins
 from ttr_core.network import DisjointSets, longest_trail
+from ttr_core.plugin import Plugin, hookimpl
 from ttr_core.scoring import score_game
 from ttr_plugins.longest_path import path_length
 from ttr_plugins.tickets import completed_now
@@ -93,3 +97,35 @@ def test_a_seat_network_given_another_list_of_routes_answers_for_that_list():
     assert kept(game, 1) == before[0] == from_scratch(game, 1)
     players[2].routes = players[2].routes[::-1]  # the same routes in another order
     assert kept(game, 2) == before[2]
+
+
+class LooksThenFails(Plugin):
+    """A plugin that reads the seat's view (its completed tickets, its kept network brought up to
+    the new route) as a route is claimed, then fails: the claim is undone (``Game._undo``)."""
+
+    @hookimpl
+    def ttr_route_claimed(self, game, seat):
+        game.view(seat)
+        path_length(game, seat)
+        if len(game.state.players[seat].routes) >= 3:
+            raise RuntimeError("gave up after looking")
+
+
+def test_kept_answers_are_right_after_a_failed_claim_is_undone(tmp_path):
+    path = tmp_path / "usa-looking.toml"
+    path.write_text('id = "usa-looking"\ntitle = "t"\nextends = "usa"\n[versions.1]\nadd_plugins = ["looks-then-fails"]\n',
+                    encoding="utf-8")
+    with local_plugins({"looks-then-fails": LooksThenFails}):
+        game = Game(variant.load(str(path)), ["a", "b"], 3)
+        rng = random.Random(3)
+        failed = 0
+        while failed < 3 and not game.over:
+            seat = game.to_act()[0]
+            before = [from_scratch(game, s) for s in range(2)]
+            try:
+                game.apply(seat, rng.choice(game.legal_actions(seat)))
+            except PluginFailed:
+                failed += 1
+                assert [kept(game, s) for s in range(2)] == before  # the claim is undone, and forgotten
+            assert_kept_answers_right(game, f"action {len(game.log)}")
+        assert failed == 3
