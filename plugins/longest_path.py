@@ -7,21 +7,27 @@ import attrs
 from ttr_core.plugin import Bonus, Highlight, Plugin, hookimpl, longest_trail, longest_trail_edges, parameter
 
 NAME = "longest-path"
+#: the key in ``game.memo`` of what searches found of the pieces of the players' networks
+PIECES = "longest-path:pieces"
 
 
 def path_length(game, seat: int) -> int:
     """The player's longest trail: cities may repeat, each route once; stations never count (R-STA-3).
 
     Asked by the bonus, the score's facts and the tie-breaker alike: each set of routes is measured
-    once per game and kept in ``game.memo[NAME]``, by the routes alone (on one board), so it holds
-    whatever state is put under the game."""
+    once per game and kept in ``game.memo[NAME]``; and a trail lies within one piece of a network,
+    so what a search found of a piece is kept too (``game.memo[PIECES]``): asked again after a claim,
+    only the piece the claim changed is searched. Both are kept by the routes alone (on one board),
+    so they hold whatever state is put under the game."""
     routes = game.board.routes
     owned = tuple(sorted(game.state.players[seat].routes))
     memo = getattr(game, "memo", None)
     trails: dict[tuple[int, ...], int] = {} if memo is None else memo.setdefault(NAME, {})
     length = trails.get(owned)
     if length is None:
-        length = trails[owned] = longest_trail([(routes[r].ai, routes[r].bi, routes[r].length) for r in owned])
+        pieces = None if memo is None else memo.setdefault(PIECES, {})
+        edges = [(routes[r].ai, routes[r].bi, routes[r].length) for r in owned]
+        length = trails[owned] = longest_trail(edges, pieces)
     return length
 
 

@@ -16,13 +16,16 @@ from typing import ClassVar
 import attrs
 
 from ttr_core.plugin import (
-    Action, Borrow, Decision, DisjointSets, MalformedAction, NotLegalNow, ObservationPart, Plugin, TicketOutcome,
-    hookimpl,
+    Action, Borrow, Decision, GrowingNetwork, MalformedAction, NetworksBySeat, NotLegalNow, ObservationPart, Plugin,
+    TicketOutcome, hookimpl,
 )
 from ttr_core.roles.tickets import TicketDeal, TicketHooks
 
 #: in a ``TicketDeal``: tickets of any kind
 ANY = "any"
+
+#: the key in ``game.memo`` of the cities each seat's own routes join (:func:`own_network`)
+OWN_NETWORKS = "tickets:own-networks"
 
 
 @attrs.frozen
@@ -151,16 +154,19 @@ class Tickets(Plugin):
 
     @hookimpl
     def ttr_view(self, game, seat):
+        if seat is None:
+            return None
+        # R-TIX-2: a seat sees at once which of its tickets its own routes complete (R-TIX-4: only
+        # it); what a station borrows is decided at the end (R-STA-4), so it does not count here
+        part = {"tickets_completed": [game.board.tickets[t].id for t in completed_now(game, seat)]}
         # The decision itself holds map ticket numbers; a seat deciding sees its offer by id, with
         # the keep rule, so that a client need not know the map's ticket order (R-TIX-4: only it).
-        decision = game.state.players[seat].decision if seat is not None else None
-        if not isinstance(decision, ChooseTickets):
-            return None
-        deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
-        return {
-            "tickets_on_offer": [game.board.tickets[t].id for t in decision.offered],
-            "keep_at_least": dict(deal.keep),
-        }
+        decision = game.state.players[seat].decision
+        if isinstance(decision, ChooseTickets):
+            deal = game.policy("ttr_ticket_deal", purpose=decision.purpose)
+            part["tickets_on_offer"] = [game.board.tickets[t].id for t in decision.offered]
+            part["keep_at_least"] = dict(deal.keep)
+        return part
 
     @hookimpl
     def ttr_observation_parts(self, game):
@@ -245,6 +251,27 @@ def _keep_problem(kept_kinds: Sequence[str], offered_kinds: Sequence[str], keep:
     return None
 
 
+def own_network(game, seat: int) -> GrowingNetwork:
+    """The cities ``seat``'s own routes join (R-TIX-2), kept in ``game.memo``: asked again, it
+    joins only the routes claimed since (a route given back, R-CTL-2, has it joined afresh), so
+    where it is asked as the game goes (the seat's view), the end of the game finds it done."""
+    memo = getattr(game, "memo", None)
+    kept = None if memo is None else memo.get(OWN_NETWORKS)
+    if kept is None:
+        board = game.board
+        kept = NetworksBySeat(len(board.cities), [(r.ai, r.bi) for r in board.routes])
+        if memo is not None:
+            memo[OWN_NETWORKS] = kept
+    return kept.of(seat, game.state.players[seat].routes)
+
+
+def completed_now(game, seat: int) -> list[int]:
+    """``seat``'s tickets its own routes complete now, in the order it holds them (R-TIX-2)."""
+    own = own_network(game, seat)
+    tickets = game.board.tickets
+    return [t for t in game.state.players[seat].tickets if own.connected(tickets[t].ai, tickets[t].bi)]
+
+
 def ticket_outcome(game, seat: int) -> TicketOutcome:
     """Completed and failed tickets of ``seat``. With borrow groups (stations, R-STA-3..4), each
     distinct set of tickets the owner can complete is an alternative: each group borrows one of its
@@ -259,9 +286,7 @@ def ticket_outcome(game, seat: int) -> TicketOutcome:
     board = game.board
     player = game.state.players[seat]
     groups = [(label, tuple(candidates)) for label, candidates in _borrow_groups(game, seat)]
-    own = DisjointSets(len(board.cities))
-    for r in player.routes:
-        own.union(board.routes[r].ai, board.routes[r].bi)
+    own = own_network(game, seat)
     ends = [(t, own.find(board.tickets[t].ai), own.find(board.tickets[t].bi)) for t in player.tickets]
     if not groups:  # nothing to borrow (most games): one outcome, the tickets the own routes join
         return _outcome(game, seat, tuple(t for t, a, b in ends if a == b), groups, ())

@@ -4,7 +4,8 @@ These are algorithms, not rules: plugins decide which routes count and what a re
 They avoid networkx on purpose, because they run on every claim and every end-of-game score, and
 a player's network is tiny (at most ~45 edges), where plain lists and bit masks win.
 :func:`longest_trail` measures the longest trail; :func:`longest_trail_edges` walks one, edge by
-edge, for a page to draw.
+edge, for a page to draw. :class:`GrowingNetwork` keeps the pieces a seat's routes join as the
+list of them grows, so that asking again joins only the routes claimed since.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from heapq import heappop, heappush
 from operator import itemgetter
+from typing import NamedTuple
 
 _Adjacency = dict[int, list[tuple[int, int, int]]]  # {v: [(edge bit, other end, weight)]}
 _Ends = dict[int, list[tuple[int, int]]]  # {anchor: [(leaf edge weight or 0, odd vertex)], heaviest first}
@@ -47,9 +49,78 @@ class DisjointSets:
         return self.find(a) == self.find(b)
 
 
-def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
+class GrowingNetwork(DisjointSets):
+    """The cities a list of edges joins, for a list that mostly grows between two questions: one
+    seat's own routes, asked about again as the game goes (which tickets they complete, R-TIX-2).
+
+    :meth:`follow` brings it up to the list as it is now. When the edges it followed last start
+    the list, only the edges after them are joined; any other list (an edge was taken away, such
+    as a route a controller dismantled, R-CTL-2, or another state was put under the game) is
+    joined afresh. What it answers (``find``, ``connected``) is about the list it was last given,
+    however that list came to be: it needs no word of each claim.
+    """
+
+    __slots__ = ("followed",)
+
+    def __init__(self, n: int):
+        super().__init__(n)
+        self.followed: list[int] = []  # the edges joined, in the list's order
+
+    def follow(self, edges: list[int], ends: Sequence[tuple[int, int]]) -> GrowingNetwork:
+        """Join what ``edges`` (indices into ``ends``, each edge's two vertices) adds to the edges
+        followed so far, or join them afresh if they do not start with those; returns itself."""
+        known = self.followed
+        k = len(known)
+        if len(edges) < k or edges[:k] != known:
+            self.parent[:] = range(len(self.parent))
+            known.clear()
+            k = 0
+        if len(edges) > k:
+            union = self.union
+            for e in edges[k:]:
+                a, b = ends[e]
+                union(a, b)
+            known += edges[k:]
+        return self
+
+    def copy(self) -> GrowingNetwork:
+        twin = GrowingNetwork.__new__(GrowingNetwork)
+        twin.parent, twin.followed = self.parent[:], self.followed[:]
+        return twin
+
+
+class NetworksBySeat:
+    """A :class:`GrowingNetwork` of each seat's edges, over ``n`` vertices, each edge ``e`` joining
+    ``ends[e]``; each made as first asked for. What a plugin keeps in ``game.memo``, where a clone
+    of the game keeps a :meth:`copy`: copies of the networks, which the clone then grows alone."""
+
+    __slots__ = ("n", "ends", "by_seat")
+
+    def __init__(self, n: int, ends: Sequence[tuple[int, int]]):
+        self.n, self.ends = n, ends
+        self.by_seat: dict[int, GrowingNetwork] = {}
+
+    def of(self, seat: int, edges: list[int]) -> GrowingNetwork:
+        """``seat``'s network, brought up to ``edges`` (:meth:`GrowingNetwork.follow`)."""
+        network = self.by_seat.get(seat)
+        if network is None:
+            network = self.by_seat[seat] = GrowingNetwork(self.n)
+        return network.follow(edges, self.ends)
+
+    def copy(self) -> NetworksBySeat:
+        twin = NetworksBySeat(self.n, self.ends)
+        twin.by_seat = {seat: network.copy() for seat, network in self.by_seat.items()}
+        return twin
+
+
+def longest_trail(edges: Sequence[tuple[int, int, int]],
+                  known: dict[tuple[tuple[int, int, int], ...], PieceTrail] | None = None) -> int:
     """The longest trail (cities may repeat, each edge at most once) over weighted edges ``(u, v, w)``
     between vertices that are small integers (city indices).
+
+    ``known``: what searches found of pieces of a network, by their edges, read and added to. A
+    seat's network asked about again after a claim thus searches only the piece that claim
+    changed: every other piece is as it was (the pieces that need no search are quick to measure).
 
     Exact for lengths ``w >= 0``. Why it is fast enough for any network a player can build:
 
@@ -77,11 +148,36 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
         if tree:
             got = _tree_path(at, comp)
         else:
-            adj = _contracted([e for e in edges if piece[e[0]] == label])
-            got = _search(adj, list(adj), [v for v in adj if len(adj[v]) % 2], total, best)
+            got = _searched_piece([e for e in edges if piece[e[0]] == label], total, best, known)
         if got > best:
             best = got
     return best
+
+
+class PieceTrail(NamedTuple):
+    """What a search found of one piece of a network (``longest_trail``'s ``known``): its longest
+    trail's ``length`` if ``exact``; else no more than ``length``, the longest trail of another
+    piece, beside which the search gave up."""
+
+    length: int
+    exact: bool
+
+
+def _searched_piece(edges: list[tuple[int, int, int]], total: int, best: int,
+                    known: dict[tuple[tuple[int, int, int], ...], PieceTrail] | None) -> int:
+    """``best``, or the longest trail of the piece made of ``edges`` if that is longer: what
+    ``known`` holds of the piece (by its edges, sorted) when it says enough, else searched."""
+    key = None
+    if known is not None:
+        key = tuple(sorted(edges))
+        kept = known.get(key)
+        if kept is not None and (kept.exact or kept.length <= best):
+            return max(kept.length, best)
+    adj = _contracted(edges)
+    got = _search(adj, list(adj), [v for v in adj if len(adj[v]) % 2], total, best)
+    if key is not None:
+        known[key] = PieceTrail(got, got > best)
+    return got
 
 
 _Touching = list[list[tuple[int, int, int]] | None]  # [v]: the edges at v (a loop twice), None if none

@@ -32,7 +32,7 @@ from ttr_core.cards import COLORS, GRAY, LOCOMOTIVE, CardKinds
 from ttr_core.claims import ClaimOptions, Payment
 from ttr_core.errors import CannotPay, IllegalAction, MalformedAction, NotLegalNow, RecordError, RouteTaken
 from ttr_core.hookspecs import hookimpl, hookspec, per_ruleset, required, single_answer
-from ttr_core.network import DisjointSets, longest_trail, longest_trail_edges
+from ttr_core.network import DisjointSets, GrowingNetwork, NetworksBySeat, longest_trail, longest_trail_edges
 from ttr_core.observing import ObservationPart
 from ttr_core.open_row_table import Refill
 from ttr_core.parameters import Parameter, parameter, parameters_of
@@ -60,7 +60,7 @@ __all__ = [
     # what a seat observes of this plugin in an environment (ttr_observation_parts)
     "ObservationPart",
     # graph helpers
-    "DisjointSets", "longest_trail", "longest_trail_edges",
+    "DisjointSets", "GrowingNetwork", "NetworksBySeat", "longest_trail", "longest_trail_edges",
     # randomness: shuffling with the game's generator, as the core deals
     "shuffle",
     # the open row's table operations (GameAPI.refill_open_row)

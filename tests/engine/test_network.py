@@ -7,7 +7,7 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ttr_core.network import DisjointSets, longest_trail
+from ttr_core.network import DisjointSets, GrowingNetwork, longest_trail
 
 
 def brute_force(edges):
@@ -98,6 +98,45 @@ def test_longest_trail_matches_brute_force(edges):
 @settings(max_examples=1000, deadline=None)
 def test_longest_trail_matches_brute_force_where_bounds_prune(edges):
     assert longest_trail(edges) == brute_force(edges)
+
+
+@given(forests_and_circuits(), st.randoms(use_true_random=False))
+@settings(max_examples=300, deadline=None)
+def test_a_network_grown_route_by_route_keeps_the_right_trail_with_what_was_found_kept(edges, rng):
+    """R-BON-1 as a game goes: each claim adds a route, and what searches found of the pieces is kept
+    between the questions; a piece found again, or another piece beside it, never misleads."""
+    rng.shuffle(edges)
+    known: dict = {}
+    for n in range(len(edges) + 1):
+        assert longest_trail(edges[:n], known) == brute_force(edges[:n])
+    for n in range(len(edges), -1, -1):  # routes given back (R-CTL-2): smaller networks, the same kept
+        assert longest_trail(edges[:n], known) == brute_force(edges[:n])
+
+
+def test_R_BON_1_a_piece_searched_beside_a_longer_one_is_searched_again_once_alone():
+    """A triangle with a long dead end at each corner (18 spaces, its longest trail 12) searched
+    beside a single 15-space route: the search stops at 15. Once that route is given back (R-CTL-2),
+    the triangle's own trail counts: 12, not the 15 it was measured against."""
+    triangle = [(0, 1, 1), (1, 2, 1), (2, 0, 1), (0, 3, 5), (1, 4, 5), (2, 5, 5)]
+    known: dict = {}
+    assert longest_trail([*triangle, (10, 11, 15)], known) == 15
+    assert longest_trail(triangle, known) == 12 == brute_force(triangle)
+    assert longest_trail([*triangle, (10, 11, 15)], known) == 15
+
+
+def test_a_grown_network_joins_the_cities_of_its_routes_and_follows_a_list_given_anew():
+    ends = [(0, 1), (1, 2), (3, 4), (2, 3)]
+    network = GrowingNetwork(5)
+    routes = [0]
+    assert network.follow(routes, ends).connected(0, 1) and not network.connected(0, 2)
+    routes += [1, 2]
+    assert network.follow(routes, ends).connected(0, 2) and not network.connected(2, 3)
+    routes.append(3)
+    assert network.follow(routes, ends).connected(0, 4)
+    twin = network.copy()
+    routes.remove(1)  # a route given back (R-CTL-2): the list no longer starts with what was followed
+    assert network.follow(routes, ends).connected(2, 4) and not network.connected(0, 2)
+    assert twin.connected(0, 4)  # a copy goes its own way
 
 
 def test_R_BON_1_a_loop_with_a_tail_counts_whole():
