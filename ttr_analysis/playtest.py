@@ -33,7 +33,7 @@ from typing import Any
 
 import attrs
 
-from ttr_analysis import stats
+from ttr_analysis import playtest_front, stats
 from ttr_analysis.rescore import TOTAL, Scored, Target, check_same_map, rescore_position, scored_of
 from ttr_analysis.rescore import differences as line_differences
 from ttr_analysis.game_cache import GameCache
@@ -542,6 +542,7 @@ def playtest(
         "counts": counts,
         "method": METHOD,
     }
+    report.update(playtest_front.front(report, facts))  # what changed, and the headline: from the figures above
     return report, facts
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from ttr_analysis import board_svg, svg_charts
+from ttr_analysis import board_svg, playtest_front, svg_charts
 from ttr_analysis.svg_charts import Bar
 from ttr_core.board import Board
 
@@ -146,7 +146,10 @@ def render(report: Mapping[str, Any], board: Board) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<header><h1>{escape(title)}</h1>{_run_line(report)}",
-        "<nav>" + "".join(f'<a href="#p{c.players}">{c.players} players</a>' for c in counts) + '<a href="#method">method</a></nav></header>',
+        "<nav>" + ('<a href="#changes">what changed</a>' if report.get("changes") else "")
+        + "".join(f'<a href="#p{c.players}">{c.players} players</a>' for c in counts) + '<a href="#method">method</a></nav>',
+        playtest_front.headline_html(report) + "</header>",  # the answer first, then what changed
+        playtest_front.changes_html(report),
         _overview(report, counts),
     ]
     for c in counts:
@@ -391,11 +394,11 @@ def _rescored(c: Count) -> str:
         f"{_td([*base, 'lines', line, 'delta'], v['delta'], False, signed=True)}"
         f"{_plain([*base, 'lines', line, 'player_games_changed'], v['player_games_changed'])}</tr>"
         for line, v in r["lines"].items())
-    why = ", ".join(f"{k} differs in {n}" for k, n in w["lines"].items()) or "–"
+    why = ", ".join(f"{k} differs in {n}" for k, n in w["lines"].items())
     mismatch = (f'<p class="note">Warning: {len(r["export_mismatches"])} game(s) rescore differently under their own rules '
                 f'(seeds {r["export_mismatches"][:10]}).</p>' if r["export_mismatches"] else "")
     return (f"<h3>The games of {escape(r['from'])} rescored under {escape(r['to'])}</h3>"
-            f"<p>The winner changes in <strong>{_span([*base, 'winner_changes'], w, True)}</strong> "
-            f"of the games: in those games, {escape(why)}.</p>"
-            f"<table><tr><th>line</th><th>mean {escape(r['from'])}</th><th>mean {escape(r['to'])}</th>"
+            f"<p>The winner changes in <strong>{_span([*base, 'winner_changes'], w, True)}</strong> of the games"
+            + (f": in those games, {escape(why)}.</p>" if why else ".</p>")
+            + f"<table><tr><th>line</th><th>mean {escape(r['from'])}</th><th>mean {escape(r['to'])}</th>"
             f"<th>Δ per player [95% CI]</th><th>player-games changed</th></tr>{rows}</table>{mismatch}")
