@@ -179,7 +179,8 @@ def _overview(report: Mapping[str, Any], counts: Sequence[Count]) -> str:
             f = c.fig(side)
             base = ["counts", c.players, side]
             fails = f["failures"]
-            n_fail = sum(fails[k]["k"] for k in ("ended_by_passing", "deck_and_discard_exhausted", "resignations"))
+            n_fail = sum(fails[k]["k"] for k in ("ended_by_passing", "deck_and_discard_exhausted", "resignations",
+                                                 "open_row_reset_limit"))
             top = f["board"]["contested"][0] if f["board"]["contested"] else None
             rows.append(
                 f'<tr><td>{c.players}</td><td class="t">{escape(c.label(side))}</td>'
@@ -192,7 +193,7 @@ def _overview(report: Mapping[str, Any], counts: Sequence[Count]) -> str:
     return (f'<section id="overview"><h2>Overview</h2><table><tr>{"".join(f"<th>{h}</th>" for h in heads)}</tr>'
             f'{"".join(rows)}</table><p class="note">First seat wins: an even game gives 1/players. Score edge: the '
             f"seat's total minus its table's mean. Rule failures: games ended by passing, with deck and discard "
-            f"exhausted, or with a resignation.</p></section>")
+            f"exhausted, with a resignation, or with the open row's reset limit hit (R-ROW-3).</p></section>")
 
 
 def _rescore_cell(c: Count, side: str) -> str:
@@ -356,6 +357,10 @@ FAILURES = (
     ("deck_and_discard_exhausted", "games in which the deck and the discard both ran out"),
     ("long_pass_runs", "players passing several turns in a row (player-games)"),
     ("resignations", "games with a resignation"),
+    ("open_row_reset_limit", "games in which the open row's reset limit was hit: the row left as dealt although a rule asked "
+                             "for a reset (R-ROW-3)"),
+    ("locomotives_left_face_up", "games with a turn ending with 3 or more locomotives face up (R-ROW-2)"),
+    ("no_legal_action_but_passing", "players left with no legal action but passing (player-games, R-TURN-2)"),
 )
 
 
@@ -368,9 +373,10 @@ def _failures(c: Count) -> str:
             v = f[key]
             base = ["counts", c.players, s, "failures", key]
             ex = v.get("example")
-            how = (f"seed {ex}: <code>ttr replay records/{escape(variant)}-v{version}-{c.players}p-seed{ex}.json</code>"
-                   if ex is not None else "–")
+            how = (f"seed {ex}{_action_words(v)}: <code>ttr replay records/{escape(variant)}-v{version}-{c.players}p-seed{ex}.json</code>"
+                   if ex is not None else "none")
             extra = f" (at least {v['threshold']}; longest {v['longest']})" if key == "long_pass_runs" else ""
+            extra += f"; {v['times']} times in all" if "times" in v else f"; {v['turns']} turns in all" if "turns" in v else ""
             rows.append(f'<tr><td>{escape(text + extra)}</td><td class="t">{escape(c.label(s))}</td>{_td(base, v, True)}<td class="t">{how}</td></tr>')
         cap = f["turn_cap"]
         rows.append(f"<tr><td>games stopped at the cap of {cap['actions']:,} actions</td><td class='t'>{escape(c.label(s))}</td>"
@@ -380,6 +386,14 @@ def _failures(c: Count) -> str:
             + "".join(rows) + "</table>"
             + f'<p class="note">Passes per game: {_est_text(c.fig()["failures"]["passes_per_game"], False)} '
               "(a pass is a turn with no other legal action). The example records are written next to this report.</p>")
+
+
+def _action_words(v: Mapping[str, Any]) -> str:
+    """Where in the example record the failure is: after which action (0: the deal)."""
+    action = v.get("action")
+    if action is None:
+        return ""
+    return ", at the deal (before action 1)" if action == 0 else f", after action {action}"
 
 
 def _rescored(c: Count) -> str:
