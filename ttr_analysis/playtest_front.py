@@ -240,7 +240,8 @@ def changes_html(report: Mapping[str, Any]) -> str:
     changes = report.get("changes")
     if not changes:
         return ""
-    items = "".join(f"<li>{escape(line.strip())}</li>" for line in diff_lines(changes)[1:])
+    sub = ' class="sub"'  # a plugin's parameters, under it
+    items = "".join(f"<li{sub if line.startswith('    ') else ''}>{escape(line.strip())}</li>" for line in diff_lines(changes)[1:])
     return (f'<section id="changes"><h2>What changed: from {escape(changes["from"])} to {escape(changes["to"])}</h2>'
             f'<ul class="changes">{items}</ul><p class="note">As <code>ttr variants diff {escape(changes["from"])} '
             f'{escape(changes["to"])}</code> says it: the meanings and rule ids are the plugins\' own.</p></section>')

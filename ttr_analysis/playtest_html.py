@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from ttr_analysis import board_svg, playtest_front, svg_charts
+from ttr_analysis import board_svg, html_tables, playtest_front, svg_charts
 from ttr_analysis.svg_charts import Bar
 from ttr_core.board import Board
 
@@ -34,6 +34,16 @@ td.t { text-align: left; } .boards p { flex: 1 1 100%; }
 .boards svg { width: 100%; height: auto; border: 1px solid #ccc; } figcaption { font-size: 12px; color: #444; }
 .note { color: #555; font-size: 13px; } code { background: #f4f4f4; padding: 0 3px; }
 details { margin: 6px 0; } summary { cursor: pointer; color: #4c72b0; }
+th, td, code, ul.changes li { overflow-wrap: break-word; }
+.headline { font-size: 15px; background: #f3f6fb; border-left: 4px solid #4c72b0; padding: 8px 12px; margin: 10px 0 4px; }
+ul.changes { padding-left: 20px; } ul.changes li.sub { margin-left: 20px; list-style: circle; } figcaption.no-difference { font-weight: bold; }
+/* a phone (390 px): tables fill the width and wrap their cells, the boards stack; nothing scrolls sideways */
+@media (max-width: 700px) {
+  body { padding: 0 8px 24px; font-size: 13px; }
+  table { width: 100%; table-layout: fixed; font-size: 11.5px; }
+  th, td { padding: 2px 3px; overflow-wrap: anywhere; }
+  .boards figure { max-width: 100%; flex-basis: 100%; }
+}
 """
 
 
@@ -144,7 +154,7 @@ def render(report: Mapping[str, Any], board: Board) -> str:
     parts = [
         "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
+        f"<title>{escape(title)}</title><style>{STYLE}{html_tables.CSS}</style></head><body>",
         f"<header><h1>{escape(title)}</h1>{_run_line(report)}",
         "<nav>" + ('<a href="#changes">what changed</a>' if report.get("changes") else "")
         + "".join(f'<a href="#p{c.players}">{c.players} players</a>' for c in counts) + '<a href="#method">method</a></nav>',
@@ -156,7 +166,7 @@ def render(report: Mapping[str, Any], board: Board) -> str:
         parts.append(_count_section(c, board))
     parts.append(f'<footer id="method"><h2>Method</h2><p class="note">{escape(report["method"])}</p></footer>')
     parts.append("</body></html>")
-    return "\n".join(parts)
+    return html_tables.stackable("\n".join(parts))  # wide tables stack on a phone
 
 
 def _run_line(report: Mapping[str, Any]) -> str:
@@ -219,17 +229,22 @@ def _balance(c: Count) -> str:
     styles = list(bal["win_rate_by_style"])
     charts = [
         svg_charts.bar_chart("Win rate by seat", [f"seat {s}" for s in seats], c.bars(["balance", "win_rate_by_seat"], True),
-                             reference=1 / p),
+                             reference=1 / p, x_label="seat (1: plays first)", y_label="games won (%, 95% CI)"),
         svg_charts.bar_chart("Score edge by seat (points over the table's mean)", [f"seat {s}" for s in seats],
-                             c.bars(["balance", "score_edge_by_seat"], False), percent=False),
-        svg_charts.bar_chart("Win rate by bot style", styles, c.bars(["balance", "win_rate_by_style"], True), reference=1 / p),
+                             c.bars(["balance", "score_edge_by_seat"], False), percent=False,
+                             x_label="seat (1: plays first)", y_label="points (mean, 95% CI)"),
+        svg_charts.bar_chart("Win rate by bot style", styles, c.bars(["balance", "win_rate_by_style"], True), reference=1 / p,
+                             x_label="bot style", y_label="player-games won (%, 95% CI)"),
         svg_charts.box_plot("Final scores by bot style", styles,
-                            [(c.label(s), [c.fig(s)["balance"]["score_quantiles_by_style"].get(k) for k in styles]) for s in c.sides]),
+                            [(c.label(s), [c.fig(s)["balance"]["score_quantiles_by_style"].get(k) for k in styles]) for s in c.sides],
+                            x_label="bot style (box: 25-75th percentile, whiskers 10-90th, dots min and max)",
+                            y_label="final score (points)"),
     ]
     for s in c.sides:
         h = c.fig(s)["balance"]["turns_histogram"]
         charts.append(svg_charts.histogram(f"Game length in turns ({c.label(s)})", h["edges"], h["counts"],
-                                           svg_charts.SERIES[c.sides.index(s)]))
+                                           svg_charts.SERIES[c.sides.index(s)], x_label="turns played (bins of equal width)",
+                                           y_label="games"))
     rows = [(f"seat {s} wins", ["balance", "win_rate_by_seat", s], True) for s in seats]
     rows += [(f"seat {s} score edge", ["balance", "score_edge_by_seat", s], False) for s in seats]
     rows += [(f"{k} wins", ["balance", "win_rate_by_style", k], True) for k in styles]
@@ -264,10 +279,7 @@ def _board(c: Count, board: Board) -> str:
         d = c.report["counts"][c.players]["differences"]["board"]
         routes = {rid: v["claimed"]["mean"] for rid, v in d.get("routes", {}).items() if "claimed" in v}
         cities = {name: v["claimed_part"]["mean"] for name, v in d.get("cities", {}).items() if "claimed_part" in v}
-        scale = board_svg.Scale.diverging([*routes.values(), *cities.values()], "change")
-        svg = board_svg.heat_map(board, routes, cities, scale, "Claims, difference")
-        maps.append(f"<figure>{svg}<figcaption>{escape(c.label('against'))} − {escape(c.label('variant'))}: red, "
-                    f"claimed more often; blue, less.</figcaption></figure>")
+        maps.append(_difference_map(c, board, routes, cities))
     main = figs["variant"]
     rows = [(rid, ["board", "routes", rid, "early"], True) for rid in main["contested"]]
     doubles = sorted(main["doubles"], key=lambda k: -main["doubles"][k]["both_taken"]["k"])[:10]
@@ -284,6 +296,21 @@ def _board(c: Count, board: Board) -> str:
         + f"<details><summary>All {len(routes_all)} routes</summary>"
         + c.table("route claimed", [(r, ["board", "routes", r, "claimed"], True) for r in routes_all]) + "</details>"
     )
+
+
+def _difference_map(c: Count, board: Board, routes: Mapping[str, float], cities: Mapping[str, float]) -> str:
+    """The claims' difference on the board, its scale stated; "no difference" said when there is none."""
+    values = [*routes.values(), *cities.values()]
+    scale = board_svg.Scale.diverging(values, "change in games claimed")
+    who = f"{escape(c.label('against'))} − {escape(c.label('variant'))}"
+    if not any(values):
+        none = "no difference: every route and city is claimed as often under both rule sets"
+        svg = board_svg.heat_map(board, routes, cities, scale, "Claims, difference", instead_of_legend=none)
+        return f'<figure>{svg}<figcaption class="no-difference">{who}: {escape(none)}.</figcaption></figure>'
+    svg = board_svg.heat_map(board, routes, cities, scale, "Claims, difference")
+    return (f"<figure>{svg}<figcaption>{who}: red, claimed more often; blue, less. Scale: the change in the share of "
+            f"games a route is claimed in (a city: in the share of its routes claimed), from {scale.text(scale.low)} to "
+            f"{scale.text(scale.high)}, the largest change either way.</figcaption></figure>")
 
 
 def _contested_table(c: Count, ids: Sequence[str]) -> str:

@@ -94,6 +94,19 @@ def test_no_difference_says_what_the_run_would_have_seen(tmp_path):
             f"the winner changing in {seen:.1%} of games") in text
     assert text in _unescape(re.sub(r"<[^>]+>", "", html))
     assert "in those games, –" not in html and "of the games." in html  # the rescoring section, with no change
+    # the difference map says there is none, rather than drawing a blank board without a scale
+    assert '<figcaption class="no-difference">wor-legacy@1 − wor@1: no difference' in html
+
+
+def test_every_chart_labels_both_axes_and_a_difference_map_states_its_scale(wor):
+    rep, html = wor
+    assert html.count('<svg class="chart"') > 0
+    for chart in re.findall(r'<svg class="chart".*?</svg>', html):
+        assert chart.count('class="axis-label"') == 2, chart[:200]
+    assert re.search(r"<text class=\"axis-label\"[^>]*rotate\(-90[^>]*>games</text>", html)  # the histograms' y axis
+    changed = any(v["claimed"]["mean"] for v in rep["counts"]["4"]["differences"]["board"]["routes"].values())
+    assert ("Scale: the change in the share of games" in html) == changed
+    assert ("no difference: every route and city" in html) == (not changed)
 
 
 def test_without_against_the_headline_is_the_seat_balance(tmp_path):
