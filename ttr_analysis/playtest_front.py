@@ -231,6 +231,8 @@ def headline_html(report: Mapping[str, Any]) -> str:
                 found = text.find(shown, at)
                 if at >= 0 and found >= 0:
                     text = text[:found] + marked + text[found + len(shown):]
+    for p in head["counts"]:  # each player count's sentence found at a glance
+        text = text.replace(f" {p} players", f" <strong>{p} players</strong>", 1)
     return (f'<section id="headline"><p class="headline">{text}</p>'
             f'<p class="note">{escape(head["rule"])}</p></section>')
 

@@ -24,7 +24,7 @@ STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1180px; padding: 0 18px 40px; color: #222; background: #fff; }
 h1 { font-size: 24px; margin: 18px 0 4px; } h2 { border-bottom: 2px solid #4c72b0; padding-bottom: 3px; margin-top: 36px; }
 h3 { margin: 22px 0 6px; } .run { color: #444; margin: 0 0 8px; }
-nav a { margin-right: 14px; } table { border-collapse: collapse; margin: 6px 0 12px; }
+nav a { margin-right: 14px; white-space: nowrap; display: inline-block; } table { border-collapse: collapse; margin: 6px 0 12px; }
 th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; text-align: right; vertical-align: top; }
 th:first-child, td:first-child { text-align: left; } th { background: #f2f2f2; }
 td.up { color: #b2182b; } td.down { color: #2166ac; }
