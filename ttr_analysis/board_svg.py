@@ -95,10 +95,12 @@ def heat_map(
     scale: Scale,
     title: str,
     notes: Mapping[str, str] | None = None,
+    instead_of_legend: str = "",
 ) -> str:
     """The board as an ``<svg>`` element: each route's cars in the colour of ``routes[id]``, each
     city's dot in the colour of ``cities[name]`` (both on ``scale``), a hover title per route and
-    city (``notes`` adds text by route id or city name), and a legend."""
+    city (``notes`` adds text by route id or city name), and a legend of the scale, or
+    ``instead_of_legend`` written there (a difference map with no difference says so)."""
     geo = layout(board)
     notes = notes or {}
     out = [f'<svg class="board" viewBox="0 0 {geo.width} {geo.height + 40}" role="img">'
@@ -114,7 +116,7 @@ def heat_map(
                    f'stroke="#3b2f2a" stroke-width="1.5"/>'
                    f'<text x="{_f(x + 7)}" y="{_f(y - 6)}" font-size="10" fill="#222" paint-order="stroke" '
                    f'stroke="#f3efe6" stroke-width="3">{escape(c.name)}</text></g>')
-    out.append(_legend(scale, geo.height))
+    out.append(_note(instead_of_legend, geo.height) if instead_of_legend else _legend(scale, geo.height))
     out.append("</svg>")
     return "".join(out)
 
@@ -134,6 +136,11 @@ def _route(r, geo: Layout, fill: str, note: str) -> str:
     return (f'<g class="route" data-route="{escape(r.id)}" fill="{fill}" stroke="#333" stroke-width=".8"{dash} '
             f'transform="translate({_f(ax)} {_f(ay)}) rotate({_f(angle)})">'
             f'<title>{escape(r.id + (": " + note if note else ""))}</title>{cars}</g>')
+
+
+def _note(text: str, top: float) -> str:
+    return (f'<g class="legend"><text x="{PAD}" y="{_f(top + 26)}" font-size="22" font-weight="bold" fill="#222">'
+            f"{escape(text)}</text></g>")
 
 
 def _legend(scale: Scale, top: float) -> str:

@@ -33,7 +33,8 @@ from typing import Any
 
 import attrs
 
-from ttr_analysis import stats
+from ttr_analysis import playtest_front, stats, table_watch
+from ttr_analysis.table_watch import TableTrouble, TableWatch
 from ttr_analysis.rescore import TOTAL, Scored, Target, check_same_map, rescore_position, scored_of
 from ttr_analysis.rescore import differences as line_differences
 from ttr_analysis.game_cache import GameCache
@@ -126,6 +127,7 @@ class GameFacts:
     exhausted_at: int | None  # the first turn after which deck and discard were both empty
     played: Scored
     rescored: tuple[Scored, ...] = ()  # under the targets asked of :func:`game_facts`
+    table: TableTrouble = TableTrouble()  # the open row's reset limit, locomotives left face up, seats stuck
     record: str = attrs.field(default="", repr=False)
     reused: bool = attrs.field(default=False, eq=False)  # taken from the played-games cache
 
@@ -147,9 +149,11 @@ def replay_watched(text: str, where: str) -> tuple[Game, dict[str, Any]]:
     passes, run_now, run_max = [0] * n, [0] * n, [0] * n
     exhausted_at = None
     owner = game.owner
+    table = TableWatch(game)
     for entry in data["actions"]:
         seat, turn = entry["seat"], game.turn + 1
         game.apply(seat, game.registry.from_entry(entry))
+        table.after(game, seat, entry["kind"])
         if entry["kind"] == "pass":
             passes[seat] += 1
             run_now[seat] += 1
@@ -165,7 +169,7 @@ def replay_watched(text: str, where: str) -> tuple[Game, dict[str, Any]]:
     if record.dumps(record.make_record(game)) != text:
         raise TTRError(f"{where}: the record does not replay to the same bytes")
     return game, {"claims": tuple(claims), "passes": tuple(passes), "longest_pass_run": tuple(run_max),
-                  "exhausted_at": exhausted_at}
+                  "exhausted_at": exhausted_at, "table": table.trouble()}
 
 
 def game_facts(summary: GameSummary, rescore: Sequence[Target] = ()) -> GameFacts:
@@ -444,6 +448,7 @@ def failure_figures(games: Sequence[GameFacts]) -> dict[str, Any]:
         "resignations": counted(resigned),
         "turn_cap": {"actions": TURN_CAP_ACTIONS, "games": 0,
                      "note": "a game still running at the cap stops the run with an error naming its seed"},
+        **table_watch.failure_figures(games),  # R-ROW-3's limit, locomotives left face up, seats stuck
     }
 
 
@@ -542,6 +547,7 @@ def playtest(
         "counts": counts,
         "method": METHOD,
     }
+    report.update(playtest_front.front(report, facts))  # what changed, and the headline: from the figures above
     return report, facts
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from ttr_analysis import board_svg, svg_charts
+from ttr_analysis import board_svg, html_tables, playtest_front, svg_charts
 from ttr_analysis.svg_charts import Bar
 from ttr_core.board import Board
 
@@ -24,7 +24,7 @@ STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1180px; padding: 0 18px 40px; color: #222; background: #fff; }
 h1 { font-size: 24px; margin: 18px 0 4px; } h2 { border-bottom: 2px solid #4c72b0; padding-bottom: 3px; margin-top: 36px; }
 h3 { margin: 22px 0 6px; } .run { color: #444; margin: 0 0 8px; }
-nav a { margin-right: 14px; } table { border-collapse: collapse; margin: 6px 0 12px; }
+nav a { margin-right: 14px; white-space: nowrap; display: inline-block; } table { border-collapse: collapse; margin: 6px 0 12px; }
 th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; text-align: right; vertical-align: top; }
 th:first-child, td:first-child { text-align: left; } th { background: #f2f2f2; }
 td.up { color: #b2182b; } td.down { color: #2166ac; }
@@ -34,6 +34,16 @@ td.t { text-align: left; } .boards p { flex: 1 1 100%; }
 .boards svg { width: 100%; height: auto; border: 1px solid #ccc; } figcaption { font-size: 12px; color: #444; }
 .note { color: #555; font-size: 13px; } code { background: #f4f4f4; padding: 0 3px; }
 details { margin: 6px 0; } summary { cursor: pointer; color: #4c72b0; }
+th, td, code, ul.changes li { overflow-wrap: break-word; }
+.headline { font-size: 15px; background: #f3f6fb; border-left: 4px solid #4c72b0; padding: 8px 12px; margin: 10px 0 4px; }
+ul.changes { padding-left: 20px; } ul.changes li.sub { margin-left: 20px; list-style: circle; } figcaption.no-difference { font-weight: bold; }
+/* a phone (390 px): tables fill the width and wrap their cells, the boards stack; nothing scrolls sideways */
+@media (max-width: 700px) {
+  body { padding: 0 8px 24px; font-size: 13px; }
+  table { width: 100%; table-layout: fixed; font-size: 11.5px; }
+  th, td { padding: 2px 3px; overflow-wrap: anywhere; }
+  .boards figure { max-width: 100%; flex-basis: 100%; }
+}
 """
 
 
@@ -144,16 +154,19 @@ def render(report: Mapping[str, Any], board: Board) -> str:
     parts = [
         "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
+        f"<title>{escape(title)}</title><style>{STYLE}{html_tables.CSS}</style></head><body>",
         f"<header><h1>{escape(title)}</h1>{_run_line(report)}",
-        "<nav>" + "".join(f'<a href="#p{c.players}">{c.players} players</a>' for c in counts) + '<a href="#method">method</a></nav></header>',
+        "<nav>" + ('<a href="#changes">what changed</a>' if report.get("changes") else "")
+        + "".join(f'<a href="#p{c.players}">{c.players} players</a>' for c in counts) + '<a href="#method">method</a></nav>',
+        playtest_front.headline_html(report) + "</header>",  # the answer first, then what changed
+        playtest_front.changes_html(report),
         _overview(report, counts),
     ]
     for c in counts:
         parts.append(_count_section(c, board))
     parts.append(f'<footer id="method"><h2>Method</h2><p class="note">{escape(report["method"])}</p></footer>')
     parts.append("</body></html>")
-    return "\n".join(parts)
+    return html_tables.stackable("\n".join(parts))  # wide tables stack on a phone
 
 
 def _run_line(report: Mapping[str, Any]) -> str:
@@ -176,7 +189,8 @@ def _overview(report: Mapping[str, Any], counts: Sequence[Count]) -> str:
             f = c.fig(side)
             base = ["counts", c.players, side]
             fails = f["failures"]
-            n_fail = sum(fails[k]["k"] for k in ("ended_by_passing", "deck_and_discard_exhausted", "resignations"))
+            n_fail = sum(fails[k]["k"] for k in ("ended_by_passing", "deck_and_discard_exhausted", "resignations",
+                                                 "open_row_reset_limit"))
             top = f["board"]["contested"][0] if f["board"]["contested"] else None
             rows.append(
                 f'<tr><td>{c.players}</td><td class="t">{escape(c.label(side))}</td>'
@@ -189,7 +203,7 @@ def _overview(report: Mapping[str, Any], counts: Sequence[Count]) -> str:
     return (f'<section id="overview"><h2>Overview</h2><table><tr>{"".join(f"<th>{h}</th>" for h in heads)}</tr>'
             f'{"".join(rows)}</table><p class="note">First seat wins: an even game gives 1/players. Score edge: the '
             f"seat's total minus its table's mean. Rule failures: games ended by passing, with deck and discard "
-            f"exhausted, or with a resignation.</p></section>")
+            f"exhausted, with a resignation, or with the open row's reset limit hit (R-ROW-3).</p></section>")
 
 
 def _rescore_cell(c: Count, side: str) -> str:
@@ -215,17 +229,22 @@ def _balance(c: Count) -> str:
     styles = list(bal["win_rate_by_style"])
     charts = [
         svg_charts.bar_chart("Win rate by seat", [f"seat {s}" for s in seats], c.bars(["balance", "win_rate_by_seat"], True),
-                             reference=1 / p),
+                             reference=1 / p, x_label="seat (1: plays first)", y_label="games won (%, 95% CI)"),
         svg_charts.bar_chart("Score edge by seat (points over the table's mean)", [f"seat {s}" for s in seats],
-                             c.bars(["balance", "score_edge_by_seat"], False), percent=False),
-        svg_charts.bar_chart("Win rate by bot style", styles, c.bars(["balance", "win_rate_by_style"], True), reference=1 / p),
+                             c.bars(["balance", "score_edge_by_seat"], False), percent=False,
+                             x_label="seat (1: plays first)", y_label="points (mean, 95% CI)"),
+        svg_charts.bar_chart("Win rate by bot style", styles, c.bars(["balance", "win_rate_by_style"], True), reference=1 / p,
+                             x_label="bot style", y_label="player-games won (%, 95% CI)"),
         svg_charts.box_plot("Final scores by bot style", styles,
-                            [(c.label(s), [c.fig(s)["balance"]["score_quantiles_by_style"].get(k) for k in styles]) for s in c.sides]),
+                            [(c.label(s), [c.fig(s)["balance"]["score_quantiles_by_style"].get(k) for k in styles]) for s in c.sides],
+                            x_label="bot style (box: 25-75th percentile, whiskers 10-90th, dots min and max)",
+                            y_label="final score (points)"),
     ]
     for s in c.sides:
         h = c.fig(s)["balance"]["turns_histogram"]
         charts.append(svg_charts.histogram(f"Game length in turns ({c.label(s)})", h["edges"], h["counts"],
-                                           svg_charts.SERIES[c.sides.index(s)]))
+                                           svg_charts.SERIES[c.sides.index(s)], x_label="turns played (bins of equal width)",
+                                           y_label="games"))
     rows = [(f"seat {s} wins", ["balance", "win_rate_by_seat", s], True) for s in seats]
     rows += [(f"seat {s} score edge", ["balance", "score_edge_by_seat", s], False) for s in seats]
     rows += [(f"{k} wins", ["balance", "win_rate_by_style", k], True) for k in styles]
@@ -260,10 +279,7 @@ def _board(c: Count, board: Board) -> str:
         d = c.report["counts"][c.players]["differences"]["board"]
         routes = {rid: v["claimed"]["mean"] for rid, v in d.get("routes", {}).items() if "claimed" in v}
         cities = {name: v["claimed_part"]["mean"] for name, v in d.get("cities", {}).items() if "claimed_part" in v}
-        scale = board_svg.Scale.diverging([*routes.values(), *cities.values()], "change")
-        svg = board_svg.heat_map(board, routes, cities, scale, "Claims, difference")
-        maps.append(f"<figure>{svg}<figcaption>{escape(c.label('against'))} − {escape(c.label('variant'))}: red, "
-                    f"claimed more often; blue, less.</figcaption></figure>")
+        maps.append(_difference_map(c, board, routes, cities))
     main = figs["variant"]
     rows = [(rid, ["board", "routes", rid, "early"], True) for rid in main["contested"]]
     doubles = sorted(main["doubles"], key=lambda k: -main["doubles"][k]["both_taken"]["k"])[:10]
@@ -280,6 +296,21 @@ def _board(c: Count, board: Board) -> str:
         + f"<details><summary>All {len(routes_all)} routes</summary>"
         + c.table("route claimed", [(r, ["board", "routes", r, "claimed"], True) for r in routes_all]) + "</details>"
     )
+
+
+def _difference_map(c: Count, board: Board, routes: Mapping[str, float], cities: Mapping[str, float]) -> str:
+    """The claims' difference on the board, its scale stated; "no difference" said when there is none."""
+    values = [*routes.values(), *cities.values()]
+    scale = board_svg.Scale.diverging(values, "change in games claimed")
+    who = f"{escape(c.label('against'))} − {escape(c.label('variant'))}"
+    if not any(values):
+        none = "no difference: every route and city is claimed as often under both rule sets"
+        svg = board_svg.heat_map(board, routes, cities, scale, "Claims, difference", instead_of_legend=none)
+        return f'<figure>{svg}<figcaption class="no-difference">{who}: {escape(none)}.</figcaption></figure>'
+    svg = board_svg.heat_map(board, routes, cities, scale, "Claims, difference")
+    return (f"<figure>{svg}<figcaption>{who}: red, claimed more often; blue, less. Scale: the change in the share of "
+            f"games a route is claimed in (a city: in the share of its routes claimed), from {scale.text(scale.low)} to "
+            f"{scale.text(scale.high)}, the largest change either way.</figcaption></figure>")
 
 
 def _contested_table(c: Count, ids: Sequence[str]) -> str:
@@ -353,6 +384,10 @@ FAILURES = (
     ("deck_and_discard_exhausted", "games in which the deck and the discard both ran out"),
     ("long_pass_runs", "players passing several turns in a row (player-games)"),
     ("resignations", "games with a resignation"),
+    ("open_row_reset_limit", "games in which the open row's reset limit was hit: the row left as dealt although a rule asked "
+                             "for a reset (R-ROW-3)"),
+    ("locomotives_left_face_up", "games with a turn ending with 3 or more locomotives face up (R-ROW-2)"),
+    ("no_legal_action_but_passing", "players left with no legal action but passing (player-games, R-TURN-2)"),
 )
 
 
@@ -365,9 +400,10 @@ def _failures(c: Count) -> str:
             v = f[key]
             base = ["counts", c.players, s, "failures", key]
             ex = v.get("example")
-            how = (f"seed {ex}: <code>ttr replay records/{escape(variant)}-v{version}-{c.players}p-seed{ex}.json</code>"
-                   if ex is not None else "–")
+            how = (f"seed {ex}{_action_words(v)}: <code>ttr replay records/{escape(variant)}-v{version}-{c.players}p-seed{ex}.json</code>"
+                   if ex is not None else "none")
             extra = f" (at least {v['threshold']}; longest {v['longest']})" if key == "long_pass_runs" else ""
+            extra += f"; {v['times']} times in all" if "times" in v else f"; {v['turns']} turns in all" if "turns" in v else ""
             rows.append(f'<tr><td>{escape(text + extra)}</td><td class="t">{escape(c.label(s))}</td>{_td(base, v, True)}<td class="t">{how}</td></tr>')
         cap = f["turn_cap"]
         rows.append(f"<tr><td>games stopped at the cap of {cap['actions']:,} actions</td><td class='t'>{escape(c.label(s))}</td>"
@@ -377,6 +413,14 @@ def _failures(c: Count) -> str:
             + "".join(rows) + "</table>"
             + f'<p class="note">Passes per game: {_est_text(c.fig()["failures"]["passes_per_game"], False)} '
               "(a pass is a turn with no other legal action). The example records are written next to this report.</p>")
+
+
+def _action_words(v: Mapping[str, Any]) -> str:
+    """Where in the example record the failure is: after which action (0: the deal)."""
+    action = v.get("action")
+    if action is None:
+        return ""
+    return ", at the deal (before action 1)" if action == 0 else f", after action {action}"
 
 
 def _rescored(c: Count) -> str:
@@ -391,11 +435,11 @@ def _rescored(c: Count) -> str:
         f"{_td([*base, 'lines', line, 'delta'], v['delta'], False, signed=True)}"
         f"{_plain([*base, 'lines', line, 'player_games_changed'], v['player_games_changed'])}</tr>"
         for line, v in r["lines"].items())
-    why = ", ".join(f"{k} differs in {n}" for k, n in w["lines"].items()) or "–"
+    why = ", ".join(f"{k} differs in {n}" for k, n in w["lines"].items())
     mismatch = (f'<p class="note">Warning: {len(r["export_mismatches"])} game(s) rescore differently under their own rules '
                 f'(seeds {r["export_mismatches"][:10]}).</p>' if r["export_mismatches"] else "")
     return (f"<h3>The games of {escape(r['from'])} rescored under {escape(r['to'])}</h3>"
-            f"<p>The winner changes in <strong>{_span([*base, 'winner_changes'], w, True)}</strong> "
-            f"of the games: in those games, {escape(why)}.</p>"
-            f"<table><tr><th>line</th><th>mean {escape(r['from'])}</th><th>mean {escape(r['to'])}</th>"
+            f"<p>The winner changes in <strong>{_span([*base, 'winner_changes'], w, True)}</strong> of the games"
+            + (f": in those games, {escape(why)}.</p>" if why else ".</p>")
+            + f"<table><tr><th>line</th><th>mean {escape(r['from'])}</th><th>mean {escape(r['to'])}</th>"
             f"<th>Δ per player [95% CI]</th><th>player-games changed</th></tr>{rows}</table>{mismatch}")

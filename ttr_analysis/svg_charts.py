@@ -35,11 +35,13 @@ def _fmt(v: float, percent: bool) -> str:
     return f"{v:.0%}" if percent else f"{v:g}"
 
 
-def _nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+def _nice_ticks(lo: float, hi: float, n: int = 5, whole: bool = False) -> list[float]:
     span = hi - lo or 1
     raw = span / n
     mag = 10 ** math.floor(math.log10(raw))
     step = min((m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw), default=10 * mag)
+    if whole:  # counts: no tick between two whole numbers
+        step = max(1, math.ceil(step))
     start = math.floor(lo / step) * step
     ticks, v = [], start
     while v <= hi + step * 1e-9:
@@ -48,8 +50,10 @@ def _nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
     return ticks
 
 
-def _frame(title: str, lo: float, hi: float, percent: bool) -> tuple[list[str], Callable[[float], float]]:
-    ticks = _nice_ticks(lo, hi)
+def _frame(
+    title: str, lo: float, hi: float, percent: bool, whole: bool = False,
+) -> tuple[list[str], Callable[[float], float]]:
+    ticks = _nice_ticks(lo, hi, whole=whole)
     lo, hi = min(lo, ticks[0]), max(hi, ticks[-1])
 
     def y(v: float) -> float:
@@ -63,6 +67,17 @@ def _frame(title: str, lo: float, hi: float, percent: bool) -> tuple[list[str], 
     return parts, y
 
 
+def _axis_labels(parts: list[str], x_label: str, y_label: str) -> None:
+    """What each axis counts, and in which unit: under the x axis's categories, and along the y axis."""
+    if x_label:
+        parts.append(f'<text class="axis-label" x="{_f(LEFT + (W - LEFT - RIGHT) / 2)}" y="{H - BOTTOM + 28}" '
+                     f'text-anchor="middle" font-size="11" fill="#333">{escape(x_label)}</text>')
+    if y_label:
+        mid = TOP + (H - TOP - BOTTOM) / 2
+        parts.append(f'<text class="axis-label" x="13" y="{_f(mid)}" text-anchor="middle" font-size="11" fill="#333" '
+                     f'transform="rotate(-90 13 {_f(mid)})">{escape(y_label)}</text>')
+
+
 def _legend(parts: list[str], labels: Sequence[str]) -> None:
     if len(labels) < 2:
         return
@@ -74,10 +89,11 @@ def _legend(parts: list[str], labels: Sequence[str]) -> None:
 
 def bar_chart(
     title: str, categories: Sequence[str], series: Sequence[tuple[str, Sequence[Bar | None]]],
-    percent: bool = True, reference: float | None = None,
+    percent: bool = True, reference: float | None = None, x_label: str = "", y_label: str = "",
 ) -> str:
     """Grouped bars, one group per category and one bar per series, each with its interval as a
-    whisker; ``reference`` draws a dashed line (e.g. the win rate of an even game)."""
+    whisker; ``reference`` draws a dashed line (e.g. the win rate of an even game); ``x_label``
+    and ``y_label`` say what the axes count (every chart of a report labels both)."""
     bars = [b for _, values in series for b in values if b is not None]
     lo = min([0.0, *(b.low if b.low is not None else b.value for b in bars)])
     hi = max([0.0, *(b.high if b.high is not None else b.value for b in bars), reference or 0.0]) or 1.0
@@ -106,14 +122,19 @@ def bar_chart(
                      f'font-size="10">{escape(cat)}</text>')
     if reference is not None:
         parts.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{_f(y(reference))}" y2="{_f(y(reference))}" '
-                     f'stroke="#900" stroke-dasharray="5 3"/>')
+                     f'stroke="#900" stroke-dasharray="5 3"/><text x="{W - RIGHT}" y="{_f(y(reference) - 3)}" '
+                     f'text-anchor="end" font-size="9" fill="#900">even game {_fmt(reference, percent)}</text>')
     parts.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{_f(y(0))}" y2="{_f(y(0))}" stroke="#444"/>')
+    _axis_labels(parts, x_label, y_label)
     _legend(parts, [label for label, _ in series])
     parts.append("</svg>")
     return "".join(parts)
 
 
-def box_plot(title: str, categories: Sequence[str], series: Sequence[tuple[str, Sequence[Mapping[str, float] | None]]]) -> str:
+def box_plot(
+    title: str, categories: Sequence[str], series: Sequence[tuple[str, Sequence[Mapping[str, float] | None]]],
+    x_label: str = "", y_label: str = "",
+) -> str:
     """One box per category and series from quantiles (``min``, ``p10``, ``p25``, ``median``,
     ``p75``, ``p90``, ``max``): box p25-p75, median line, whiskers p10-p90, dots at min and max."""
     qs = [q for _, values in series for q in values if q is not None]
@@ -139,14 +160,18 @@ def box_plot(title: str, categories: Sequence[str], series: Sequence[tuple[str, 
                          f'<circle cx="{_f(mx)}" cy="{_f(y(q["max"]))}" r="2" fill="#222"/></g>')
         parts.append(f'<text x="{_f(LEFT + c * group + group / 2)}" y="{H - BOTTOM + 14}" text-anchor="middle" '
                      f'font-size="10">{escape(cat)}</text>')
+    _axis_labels(parts, x_label, y_label)
     _legend(parts, [label for label, _ in series])
     parts.append("</svg>")
     return "".join(parts)
 
 
-def histogram(title: str, edges: Sequence[float], counts: Sequence[int], color: str = SERIES[0]) -> str:
-    """Counts per bin ``[edges[i], edges[i+1])``."""
-    parts, y = _frame(title, 0, max(counts) or 1, False)
+def histogram(
+    title: str, edges: Sequence[float], counts: Sequence[int], color: str = SERIES[0], x_label: str = "",
+    y_label: str = "",
+) -> str:
+    """Counts per bin ``[edges[i], edges[i+1])``, each bar's left edge marked on the x axis."""
+    parts, y = _frame(title, 0, max(counts) or 1, False, whole=True)
     width = (W - LEFT - RIGHT) / max(1, len(counts))
     for i, n in enumerate(counts):
         x = LEFT + i * width
@@ -154,5 +179,6 @@ def histogram(title: str, edges: Sequence[float], counts: Sequence[int], color: 
                      f'width="{_f(width - 2)}" height="{_f(y(0) - y(n))}" fill="{color}"/></g>')
     for i in range(0, len(edges), max(1, len(edges) // 6)):
         parts.append(f'<text x="{_f(LEFT + i * width)}" y="{H - BOTTOM + 14}" text-anchor="middle" font-size="10">{edges[i]:g}</text>')
+    _axis_labels(parts, x_label, y_label)
     parts.append("</svg>")
     return "".join(parts)

@@ -258,7 +258,7 @@ def score_table(game: Game, result: GameResult) -> Table:
 @click.pass_context
 @guarded
 def variants(ctx, as_json):
-    """List the installed variants (subcommands: show, check)."""
+    """List the installed variants (subcommands: show, diff, check)."""
     if ctx.invoked_subcommand is not None:
         return
     rows = []
@@ -339,6 +339,36 @@ def _parent(vf: variant.VariantFile, path: Path) -> dict[str, Any] | None:
     where = str(path.parent / name) if name.endswith(".toml") or "/" in name else name
     parent = variant.load(where, int(pinned) if pinned else None)
     return {"variant": parent.variant, "version": parent.version, "pinned": bool(pinned), "file": parent.path}
+
+
+@variants.command("diff")
+@click.argument("first", metavar="A")
+@click.argument("second", metavar="B")
+@click.option("--json", "as_json", is_flag=True)
+@guarded
+def variants_diff(first, second, as_json):
+    """What differs from rule set A to rule set B (each VARIANT or VARIANT@VERSION): plugins added
+    and removed, parameters changed (old → new, with what each means and the rule it sets, as the
+    plugins document them), the rules version and its note, and the map (cities, routes, tickets)."""
+    from ttr_analysis.rescore import Target
+    from ttr_analysis.variant_diff import diff_lines, variant_diff
+
+    rulesets = []
+    for name, text in (("A", first), ("B", second)):
+        try:
+            target = Target.parse(text)
+            rulesets.append(variant.load(target.variant, target.version))
+        except VariantError as exc:  # say which of the two it is, unless a file is named already
+            raise VariantError([p if problem(p, "").get("where") else f"{name} {text}: {p}" for p in exc.problems]) \
+                from None
+        except TTRError as exc:
+            raise TTRError(f"{name} {text}: {exc}") from None
+    data = variant_diff(*rulesets)
+    if as_json:
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    for line in diff_lines(data):
+        out.print(line, markup=False)
 
 
 @variants.command("check")

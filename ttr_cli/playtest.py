@@ -123,8 +123,9 @@ def write(out_dir: Path, report: dict, board: Board, examples: dict[str, str]) -
 
 def headlines(report: dict) -> list[str]:
     """One line per player count and rule set: the first seat's win rate, the most contested
-    route, what the bonuses decide; with --against, how often rescoring changes the winner."""
-    lines = []
+    route, what the bonuses decide; with --against, how often rescoring changes the winner. The
+    report's headline (does it matter?) comes first."""
+    lines = [report["headline"]["text"]] if report.get("headline") else []
     for p, entry in report["counts"].items():
         for side in ("variant", "against"):
             f = entry.get(side)

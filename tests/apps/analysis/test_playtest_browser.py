@@ -112,3 +112,46 @@ def test_the_wor_against_wor_legacy_report_shows_both_and_the_rescoring(reports,
     page.screenshot(path=str(shots / "playtest-wor-overview.png"))
     _scroll_to(page.locator(f"#p{p} h3", has_text="rescored"))
     page.screenshot(path=str(shots / "playtest-wor-rescored.png"))
+
+
+def test_the_reports_read_on_a_phone_without_sideways_scrolling(reports, page):
+    """At 390 px (a phone): the page is no wider than the screen, whatever table or chart it holds,
+    and the headline comes first; every chart labels both axes."""
+    usa, wor, shots = reports
+    page, problems, _ = page
+    page.set_viewport_size({"width": 390, "height": 844})
+    for name, folder in (("usa", usa), ("wor", wor)):
+        _open(page, folder)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
+        wide = page.evaluate("[...document.querySelectorAll('table, svg, figure, p, ul')]"
+                             ".filter(e => e.getBoundingClientRect().right > 390.5).length")
+        assert wide == 0, name
+        assert page.locator("#headline").bounding_box()["y"] < page.locator("#overview").bounding_box()["y"]
+        charts = page.locator("svg.chart")
+        assert charts.count() > 0
+        for i in range(charts.count()):
+            assert charts.nth(i).locator("text.axis-label").count() == 2
+        page.screenshot(path=str(shots / f"playtest-{name}-390px.png"))
+        _scroll_to(page.locator("table").nth(2))
+        page.screenshot(path=str(shots / f"playtest-{name}-390px-table.png"))
+    _scroll_to(page.locator("#changes"))
+    page.screenshot(path=str(shots / "playtest-wor-390px-changes.png"))
+    assert problems == []
+
+
+def test_the_difference_map_says_when_there_is_no_difference(reports, page):
+    _, wor, shots = reports
+    page, _, _ = page
+    rep = _open(page, wor)
+    p = str(rep["players"][-1])
+    d = rep["counts"][p]["differences"]["board"]
+    changed = [v["claimed"]["mean"] for v in d.get("routes", {}).values() if v["claimed"]["mean"]]
+    boards = page.locator(f"#p{p} .boards figure")
+    caption = boards.last.locator("figcaption").inner_text()
+    if changed:
+        assert "Scale:" in caption and "no difference" not in caption
+    else:  # the same games under both rule sets: nothing to colour, and the map says so
+        assert "no difference" in caption
+        assert "no difference" in boards.last.locator("svg .legend").text_content()
+    _scroll_to(boards.last)
+    page.screenshot(path=str(shots / "playtest-wor-difference-map.png"))

@@ -299,6 +299,7 @@ FAILING = {
     ("variants",): ["variants", "--no-such-option"],
     ("variants", "show"): ["variants", "show", "no-such-variant"],
     ("variants", "check"): ["variants", "check", "no-such-variant"],
+    ("variants", "diff"): ["variants", "diff", "no-such-variant", "usa"],
     ("bots",): ["bots", "--no-such-option"],
     ("rescore",): ["rescore", "missing.json"],
     ("simulate",): ["simulate", "--variant", "no-such-variant"],
