@@ -54,7 +54,7 @@ class Sweep:
     @classmethod
     def parse(cls, text: str) -> Sweep:
         first = Setting.parse(text, "--sweep")  # the PLUGIN.PARAMETER=... shape
-        values = tuple(v.strip() for v in first.text.split(","))
+        values = tuple(v.strip() for v in split_values(first.text))
         if any(not v for v in values):
             raise TTRError(f"--sweep {text!r}: a value is empty (two commas in a row, or one at an end)")
         if len(set(values)) != len(values):
@@ -70,6 +70,25 @@ class Sweep:
 
     def targets(self, base: Target) -> list[Target]:
         return [base.with_settings((self.setting(v),)) for v in self.values]
+
+
+def split_values(text: str) -> list[str]:
+    """The values of a sweep: split at the commas outside TOML tables, arrays and strings, so that
+    ``ticket-deal.draw={deal={any=4},keep={any=1}},{...}`` gives two tables."""
+    parts, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote and text[i - 1] != "\\" else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return [*parts, text[start:]]
 
 
 def check_sweep(plan: pt.Plan, sweep: Sweep) -> tuple[Board, Target, list[Target]]:
