@@ -70,7 +70,7 @@ def test_the_built_in_bots_are_found_through_the_entry_point_group():
 def test_an_unknown_name_suggests_close_ones_and_lists_the_installed():
     with pytest.raises(ttr_bots.UnknownBot) as caught:
         ttr_bots.bot_class("tickit")
-    assert str(caught.value) == "unknown bot 'tickit' (did you mean 'ticket'?); installed bots: hoarder, long-routes, random, route-value, search, ticket"
+    assert str(caught.value) == "unknown bot 'tickit' (did you mean 'ticket'?); installed bots: hoarder, long-routes, random, route-value, search, search-quick, ticket"
     with pytest.raises(ttr_bots.UnknownBot, match="unknown bot 'x'; unknown bot 'rnd' .*did you mean 'random'"):
         ttr_bots.bot_classes(["random", "x", "rnd", "x"])
 
