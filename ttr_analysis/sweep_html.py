@@ -72,6 +72,8 @@ def line_chart(title: str, x_label: str, y_label: str, values: Sequence[str], po
     if hi - lo < 1e-9:
         lo, hi = lo - 1, hi + 1
     ticks = _nice_ticks(lo, hi)
+    if ticks[-1] < hi - 1e-9:  # a tick above every whisker: the scale is read to the top
+        ticks.append(round(2 * ticks[-1] - ticks[-2], 10))
     lo, hi = min(lo, ticks[0]), max(hi, ticks[-1])
     x_lo, x_hi = min(xs), max(xs)
     span = (x_hi - x_lo) or 1
@@ -123,11 +125,14 @@ def _point(e: Mapping[str, Any] | None) -> Point | None:
 
 #: the curves of a player count: key path in a value's entry, chart title, y axis label, percent?
 CURVES = (
-    (("winner_changes",), "Winner changes against the base", "games whose winner changes", True),
-    (("score_spread",), "Score spread", "highest − lowest total (points)", False),
-    (("seat1_win_rate",), "First seat's win rate", "games won by seat 1", True),
-    *((("behaviour", key), words[0].upper() + words[1:], words, False) for key, words in FIGURES),
+    (("winner_changes",), "Winner changes against the base", "share of games", True),
+    (("score_spread",), "Score spread: highest − lowest total", "points", False),
+    (("seat1_win_rate",), "First seat's win rate", "share of games won", True),
+    *((("behaviour", key), words[0].upper() + words[1:], unit, False) for (key, words), unit
+      in zip(FIGURES, ("tickets", "tickets", "spaces", "stations", "turns"))),
 )
+#: the head of each column of the table
+COLUMNS = ("winner changes", "score spread", "seat 1 wins", *(words for _, words in FIGURES))
 
 
 def _get(entry: Mapping[str, Any], keys: Sequence[str]) -> Any:
@@ -171,11 +176,14 @@ def _until_line(report: Mapping[str, Any]) -> str:
 def _count(report: Mapping[str, Any], p: str, count: Mapping[str, Any]) -> str:
     values = [v["value"] for v in count["values"]]
     charts = []
+    played = report["mode"] == "play"
     for keys, chart_title, y_label, percent in CURVES:
+        if keys[0] == "behaviour" and not played:
+            continue  # rescored: the same games at every value, flat lines (the table still has them)
         points = [_point(_get(v, keys)) for v in count["values"]]
         ref = 1 / int(p) if keys == ("seat1_win_rate",) else None
         charts.append(line_chart(f"{chart_title}, {p} players", report["parameter"], y_label, values, points, percent, ref))
-    head = "".join(f"<th>{escape(words)}</th>" for _, words, _, _ in CURVES)
+    head = "".join(f"<th>{escape(words)}</th>" for words in COLUMNS)
     rows = []
     for i, v in enumerate(count["values"]):
         base = ["counts", p, "values", str(i)]
