@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import attrs
@@ -139,7 +140,7 @@ def playtest(variant_id, against_id, games, seed, players_text, bot_names, worke
     out.print(f"{total} games in {elapsed:.1f} s; report: {out_dir / REPORT_HTML}, figures: {out_dir / REPORT_JSON}", markup=False)
 
 
-def _rounds(err, cache, what: str, games_of: callable):
+def _rounds(err, cache, what: str, games_of: Callable[[int], int]):
     """A function running one round of ``n`` games per player count, with its own progress bar."""
 
     def one(plan_games: int, call):
@@ -247,4 +248,9 @@ def headlines(report: dict) -> list[str]:
             r = entry["rescored"]["winner_changes"]
             lines.append(f"{report['variant']} rescored under {report['against']}, {p} players: the winner changes in "
                          f"{r['k']} of {r['n']} games ({r['mean']:.1%} [{r['low']:.1%}, {r['high']:.1%}])")
+        if entry.get("behaviour") and report.get("mode") == playtest_mod.PLAY:  # --play: the games as played
+            w, k = entry["behaviour"]["winner_changes"], entry["behaviour"]["differences"]["tickets_kept"]
+            lines.append(f"{report['variant']} and {report['against']} played, {p} players: the winner changes in "
+                         f"{w['k']} of {w['n']} seeds ({w['mean']:.1%} [{w['low']:.1%}, {w['high']:.1%}])"
+                         + (f"; tickets kept per player {k['mean']:+.2f} [{k['low']:+.2f}, {k['high']:+.2f}]" if k else ""))
     return lines
