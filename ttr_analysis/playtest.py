@@ -20,6 +20,9 @@ The bot styles are rotated over the seats from game to game (game ``i`` shifts t
 With a second rule set (``against``), the same seeds are played under it, every figure gets its
 difference (:func:`differences`, against minus variant, with a 95% interval), and the games of the
 variant are rescored under it (:func:`rescored`), which says what its scoring alone changes.
+How the players played under each (:mod:`ttr_analysis.behaviour`) is compared seed by seed; the
+plan's ``mode`` says which comparison the run is for: ``rescore`` (bots blind to the scoring, so
+the same games) or ``play`` (bots that play to the rules in force, :data:`PLAY_BOTS`).
 """
 
 from __future__ import annotations
