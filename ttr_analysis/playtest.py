@@ -164,7 +164,7 @@ def replay_watched(text: str, where: str, ruleset: variant.Ruleset | None = None
     for entry in data["actions"]:
         seat, turn = entry["seat"], game.turn + 1
         if entry["kind"] == "keep-tickets":
-            offered[seat] += len(getattr(game.state.players[seat].decision, "offered", ()))
+            offered[seat] += len(getattr(game.decision(seat), "offered", ()))
             kept[seat] += len(entry.get("tickets", ()))
         game.apply(seat, game.registry.from_entry(entry))
         if entry["kind"] == "pass":

@@ -9,6 +9,7 @@ carries its place in the JSON (``data-figure``) and its value there (``data-valu
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
@@ -17,7 +18,7 @@ import attrs
 
 from ttr_analysis.behaviour import FIGURES
 from ttr_analysis.behaviour_html import estimate_cell
-from ttr_analysis.svg_charts import SERIES, _nice_ticks
+from ttr_analysis.svg_charts import SERIES
 
 W, H = 520, 280
 LEFT, RIGHT, TOP, BOTTOM = 64, 14, 30, 52
@@ -39,6 +40,18 @@ class Point:
     mean: float
     low: float | None
     high: float | None
+
+
+def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    """Round ticks from about ``lo`` to ``hi``: steps of 1, 2, 2.5 or 5 times a power of ten."""
+    raw = ((hi - lo) or 1) / n
+    mag = 10 ** math.floor(math.log10(raw))
+    step = min((m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw), default=10 * mag)
+    ticks, v = [], math.floor(lo / step) * step
+    while v <= hi + step * 1e-9:
+        ticks.append(round(v, 10))
+        v += step
+    return ticks
 
 
 def _f(v: float) -> str:
@@ -71,7 +84,7 @@ def line_chart(title: str, x_label: str, y_label: str, values: Sequence[str], po
         lo = min(lo, 0.0)
     if hi - lo < 1e-9:
         lo, hi = lo - 1, hi + 1
-    ticks = _nice_ticks(lo, hi)
+    ticks = nice_ticks(lo, hi)
     if ticks[-1] < hi - 1e-9:  # a tick above every whisker: the scale is read to the top
         ticks.append(round(2 * ticks[-1] - ticks[-2], 10))
     lo, hi = min(lo, ticks[0]), max(hi, ticks[-1])
