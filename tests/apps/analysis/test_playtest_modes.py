@@ -319,6 +319,11 @@ def _kept_by(style: str, facts) -> dict[int, int]:
 
 
 @pytest.mark.slow
+@pytest.mark.soak  # 49 minutes on the shared 2-core VM: out of the default run until it is made cheaper
+@pytest.mark.xfail(strict=False, reason=(
+    "not shown yet: measured 2026-12-02, seeds 1-200, search-quick keeps +0.100 [-0.005, +0.205] tickets per "
+    "game at 50 points (2936 s with 2 workers on a loaded machine); about 400 seeds would show a difference "
+    "of this size"))
 def test_the_search_bot_keeps_more_tickets_when_the_ticket_leader_bonus_is_50():
     """wor with ticket-leader.points = 50 against wor (10), 2 players, 200 seeds, --play: the search
     bot (``search-quick``, whose play-outs are scored by the rules in force) against the ticket bot,
