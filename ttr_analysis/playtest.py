@@ -20,6 +20,9 @@ The bot styles are rotated over the seats from game to game (game ``i`` shifts t
 With a second rule set (``against``), the same seeds are played under it, every figure gets its
 difference (:func:`differences`, against minus variant, with a 95% interval), and the games of the
 variant are rescored under it (:func:`rescored`), which says what its scoring alone changes.
+How the players played under each (:mod:`ttr_analysis.behaviour`) is compared seed by seed; the
+plan's ``mode`` says which comparison the run is for: ``rescore`` (bots blind to the scoring, so
+the same games) or ``play`` (bots that play to the rules in force, :data:`PLAY_BOTS`).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from typing import Any
 
 import attrs
 
-from ttr_analysis import playtest_front, stats, table_watch
+from ttr_analysis import behaviour, playtest_front, stats, table_watch
 from ttr_analysis.table_watch import TableTrouble, TableWatch
 from ttr_analysis.rescore import TOTAL, Scored, Target, check_same_map, rescore_position, scored_of
 from ttr_analysis.rescore import differences as line_differences
@@ -48,6 +51,13 @@ from ttr_core.position import position_of
 
 #: the installed play styles a variant is judged against when no --bots are given (``ttr bots``)
 DEFAULT_BOTS = ("random", "ticket", "long-routes", "hoarder")
+#: the two ways of setting rule sets against each other: the same games scored under both
+#: (``rescore``, the default with --against: it isolates the scoring change), or games played under
+#: each by bots that play to the rules in force (``play``, the default of sweeps)
+RESCORE, PLAY = "rescore", "play"
+#: the lineup of ``play`` when no --bots are given: the search bot on a small budget (it scores its
+#: play-outs by the rules in force, so it plays to them) with the styles that do not
+PLAY_BOTS = ("search-quick", "ticket", "long-routes", "hoarder")
 #: a player passing this many of their turns in a row is reported (R-TURN-2: nothing else was legal)
 LONG_PASS_RUN = 3
 #: a route claimed within this share of the game's turns counts as claimed early
@@ -88,7 +98,7 @@ def play_games(
     for shift, team in enumerate(teams):
         mine = [s for i, s in enumerate(seeds) if i % len(teams) == shift]
         if mine:
-            spec = SimSpec(target.variant, target.version, players, team, records=True)
+            spec = SimSpec(target.variant, target.version, players, team, records=True, settings=target.settings)
             out += run(spec, mine, workers, scheduler, on_progress, cache=cache, on_cache_problem=on_cache_problem)
     return sorted(out, key=lambda g: g.seed)
 
@@ -128,6 +138,8 @@ class GameFacts:
     played: Scored
     rescored: tuple[Scored, ...] = ()  # under the targets asked of :func:`game_facts`
     table: TableTrouble = TableTrouble()  # the open row's reset limit, locomotives left face up, seats stuck
+    tickets_offered: tuple[int, ...] = ()  # per seat: tickets offered to it (start and draws)
+    tickets_kept: tuple[int, ...] = ()  # per seat: of those, kept
     record: str = attrs.field(default="", repr=False)
     reused: bool = attrs.field(default=False, eq=False)  # taken from the played-games cache
 
@@ -139,19 +151,24 @@ class GameFacts:
         return sum(p for n, p in self.bonuses[seat] if n == name)
 
 
-def replay_watched(text: str, where: str) -> tuple[Game, dict[str, Any]]:
-    """Replay a record's actions one by one under its own rules, noting what only the course of
-    the game shows; check that the replay gives the record back byte for byte."""
+def replay_watched(text: str, where: str, ruleset: variant.Ruleset | None = None) -> tuple[Game, dict[str, Any]]:
+    """Replay a record's actions one by one under its own rules (``ruleset``: the rules it was
+    played under, when parameters were set on them), noting what only the course of the game
+    shows; check that the replay gives the record back byte for byte."""
     data = record.check_shape(json.loads(text), where)
-    game = Game(variant.load(data["variant"], data["version"]), data["players"], data["seed"])
+    game = Game(ruleset or variant.load(data["variant"], data["version"]), data["players"], data["seed"])
     n = len(data["players"])
     claims: list[Claim] = []
     passes, run_now, run_max = [0] * n, [0] * n, [0] * n
     exhausted_at = None
     owner = game.owner
     table = TableWatch(game)
+    offered, kept = [0] * n, [0] * n  # behaviour (ttr_analysis.behaviour): tickets offered and kept
     for entry in data["actions"]:
         seat, turn = entry["seat"], game.turn + 1
+        if entry["kind"] == "keep-tickets":
+            offered[seat] += len(getattr(game.decision(seat), "offered", ()))
+            kept[seat] += len(entry.get("tickets", ()))
         game.apply(seat, game.registry.from_entry(entry))
         table.after(game, seat, entry["kind"])
         if entry["kind"] == "pass":
@@ -169,15 +186,17 @@ def replay_watched(text: str, where: str) -> tuple[Game, dict[str, Any]]:
     if record.dumps(record.make_record(game)) != text:
         raise TTRError(f"{where}: the record does not replay to the same bytes")
     return game, {"claims": tuple(claims), "passes": tuple(passes), "longest_pass_run": tuple(run_max),
-                  "exhausted_at": exhausted_at, "table": table.trouble()}
+                  "exhausted_at": exhausted_at, "table": table.trouble(), "tickets_offered": tuple(offered),
+                  "tickets_kept": tuple(kept)}
 
 
-def game_facts(summary: GameSummary, rescore: Sequence[Target] = ()) -> GameFacts:
-    """The facts of one played game, from its record (``SimSpec(records=True)``); rescored under
-    ``rescore`` from the replayed final position."""
+def game_facts(summary: GameSummary, rescore: Sequence[Target] = (), ruleset: variant.Ruleset | None = None) -> GameFacts:
+    """The facts of one played game, from its record (``SimSpec(records=True)``), replayed under
+    ``ruleset`` (by default the rules the record names); rescored under ``rescore`` from the
+    replayed final position."""
     if summary.record is None:
         raise TTRError(f"seed {summary.seed}: the game was played without its record")
-    game, seen = replay_watched(summary.record, f"seed {summary.seed}")
+    game, seen = replay_watched(summary.record, f"seed {summary.seed}", ruleset)
     result = game.result
     assert result is not None  # bot games are played to the end
     position = position_of(game) if rescore else None
@@ -487,6 +506,7 @@ class Plan:
     games: int
     bots: tuple[str, ...]
     seed: int = 1
+    mode: str = RESCORE  # RESCORE or PLAY: what the comparison with ``against`` shows first
 
     @property
     def seeds(self) -> range:
@@ -497,7 +517,7 @@ def check_plan(plan: Plan) -> tuple[Board, Target, Target | None]:
     """Refuse, before any game, what no game could give: an unknown rule set, player counts a rule
     set does not take, two rule sets on different maps. Returns the map and the resolved targets."""
     targets = [plan.target] + ([plan.against] if plan.against else [])
-    rulesets = [variant.load(t.variant, t.version) for t in targets]
+    rulesets = [t.ruleset() for t in targets]
     if plan.against:
         check_same_map(targets)
     for t, rs in zip(targets, rulesets):
@@ -523,21 +543,24 @@ def playtest(
     counts = {}
     for p in plan.players:
         rescore = (target, against) if against else ()
-        mine = [game_facts(s, rescore) for s in play_games(target, p, plan.bots, plan.seeds, workers, scheduler, on_progress, cache, on_cache_problem)]
+        rules = target.ruleset()
+        mine = [game_facts(s, rescore, rules) for s in play_games(target, p, plan.bots, plan.seeds, workers, scheduler, on_progress, cache, on_cache_problem)]
         facts[str(p)] = mine
         entry: dict[str, Any] = {"players": p, "variant": figures(mine, board)}
         if against:
-            theirs = [game_facts(s) for s in play_games(against, p, plan.bots, plan.seeds, workers, scheduler, on_progress, cache, on_cache_problem)]
+            theirs = [game_facts(s, (), against.ruleset()) for s in play_games(against, p, plan.bots, plan.seeds, workers, scheduler, on_progress, cache, on_cache_problem)]
             facts[f"{p}-against"] = theirs
             entry["against"] = figures(theirs, board)
             entry["differences"] = differences(entry["variant"], entry["against"])
-            entry["rescored"] = rescored(mine)
+            entry["rescored"] = {**rescored(mine), "from": str(target), "to": str(against)}
             entry["same_games"] = share(sum(1 for a, b in zip(mine, theirs) if same_actions(a, b)), len(mine))
+            entry["behaviour"] = behaviour.compare(mine, theirs, board)  # the games as played under each
         counts[str(p)] = entry
     report = {
         "format": "ttr-playtest/1",
-        "variant": f"{target.variant}@{target.version}",
-        "against": f"{against.variant}@{against.version}" if against else None,
+        "variant": str(target),
+        "against": str(against) if against else None,
+        "mode": plan.mode,
         "map": board.id,
         "players": list(plan.players),
         "games": plan.games,
@@ -545,7 +568,7 @@ def playtest(
         "bots": list(plan.bots),
         "lineups": {str(p): [list(t) for t in lineups(plan.bots, p)] for p in plan.players},
         "counts": counts,
-        "method": METHOD,
+        "method": METHOD + (" " + behaviour.METHOD if against else ""),
     }
     report.update(playtest_front.front(report, facts))  # what changed, and the headline: from the figures above
     return report, facts
@@ -568,7 +591,10 @@ def examples(report: Mapping[str, Any], facts: Mapping[str, Sequence[GameFacts]]
         wanted |= {b.get("decides_winner_example") for b in figs["bonuses"].values()}
         for g in games:
             if g.seed in wanted:
-                out[example_name(g)] = g.record
+                name = example_name(g)
+                if side and out.get(name, g.record) != g.record:  # the same rules version, other settings
+                    name = name.removesuffix(".json") + "-against.json"
+                out[name] = g.record
     return dict(sorted(out.items()))
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from ttr_analysis import board_svg, html_tables, playtest_front, svg_charts
+from ttr_analysis import behaviour_html, board_svg, html_tables, playtest_front, svg_charts
 from ttr_analysis.svg_charts import Bar
 from ttr_core.board import Board
 
@@ -218,7 +218,9 @@ def _rescore_cell(c: Count, side: str) -> str:
 def _count_section(c: Count, board: Board) -> str:
     return "\n".join([
         f'<section id="p{c.players}"><h2>{c.players} players</h2>',
-        _balance(c), _board(c, board), _tickets(c), _bonuses(c), _failures(c), _rescored(c), "</section>",
+        _balance(c), _board(c, board), _tickets(c), _bonuses(c), _failures(c), _rescored(c),
+        behaviour_html.section(c.report, c.players),  # --play: how the players played differently
+        "</section>",
     ])
 
 

@@ -19,6 +19,8 @@ from typing import Any
 
 import attrs
 
+from ttr_analysis import settings as settings_mod
+from ttr_analysis.settings import Setting
 from ttr_core import record, variant
 from ttr_core.errors import RecordError, TTRError
 from ttr_core.game import Game
@@ -31,10 +33,12 @@ TOTAL = "total"
 
 @attrs.frozen
 class Target:
-    """A variant and a rules version (None: the variant's current version)."""
+    """A variant and a rules version (None: the variant's current version), and parameters set
+    on top of them (``--set``, :mod:`ttr_analysis.settings`)."""
 
     variant: str
     version: int | None = None
+    settings: tuple[Setting, ...] = ()
 
     @classmethod
     def parse(cls, text: str) -> Target:
@@ -47,10 +51,20 @@ class Target:
         """The same target with the version it stands for (the current one when none was named)."""
         if self.version is not None:
             return self
-        return Target(self.variant, variant.load(self.variant).version)
+        return Target(self.variant, variant.load(self.variant).version, self.settings)
+
+    def ruleset(self) -> variant.Ruleset:
+        """The rules this target names, settings applied (checked: a located error otherwise)."""
+        return settings_mod.load(self.variant, self.version, self.settings)
+
+    def with_settings(self, more: tuple[Setting, ...]) -> Target:
+        """This target with ``more`` settings, a parameter set again taking the new value."""
+        keys = {(s.plugin, s.name) for s in more}
+        return attrs.evolve(self, settings=tuple(s for s in self.settings if (s.plugin, s.name) not in keys) + more)
 
     def __str__(self) -> str:
-        return self.variant if self.version is None else f"{self.variant}@{self.version}"
+        name = self.variant if self.version is None else f"{self.variant}@{self.version}"
+        return name + settings_mod.label(self.settings)
 
 
 @attrs.frozen
@@ -112,7 +126,8 @@ def rescore_position(position: Mapping[str, Any], target: Target, where: str = "
     # resolve the version here: score_position falls back to the position's own version, which
     # another variant may not have ("wor" version 2 is not a version of "wor-legacy")
     target = target.resolved()
-    return scored_of(score_position(dict(position), where, target.version, target.variant))
+    ruleset = target.ruleset() if target.settings else None
+    return scored_of(score_position(dict(position), where, target.version, target.variant, ruleset=ruleset))
 
 
 def line_names(scoreds: Sequence[Scored]) -> list[str]:

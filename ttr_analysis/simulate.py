@@ -45,6 +45,8 @@ from contextlib import contextmanager
 import attrs
 
 from ttr_core import record, variant
+from ttr_analysis import settings as settings_mod
+from ttr_analysis.settings import Setting
 from ttr_analysis.game_cache import GameCache, KeptGame, PlayedGame, RunKey
 from ttr_analysis.rescore import Scored, Target, rescore_position, scored_of
 from ttr_bots import bot_classes, play_game
@@ -69,6 +71,10 @@ class SimSpec:
     rescore: tuple[Target, ...] = ()  # also score each finished game under these (compare)
     records: bool = False  # return each game's record text
     keep: bool = False  # return what each game leaves for a ``GameCache`` too (``run`` sets it)
+    settings: tuple[Setting, ...] = ()  # parameters set on the variant (``--set``: :mod:`ttr_analysis.settings`)
+
+    def ruleset(self) -> variant.Ruleset:
+        return settings_mod.load(self.variant, self.version, self.settings)
 
 
 @attrs.frozen
@@ -89,17 +95,17 @@ def local_cores() -> int:
 
 def check_spec(spec: SimSpec) -> None:
     """Fail early, in the caller's process, on what every game would fail on."""
-    ruleset = variant.load(spec.variant, spec.version)
+    ruleset = spec.ruleset()
     lo, hi = ruleset.players.min, ruleset.players.max
     if not lo <= spec.players <= hi:
         raise TTRError(f"variant {ruleset.variant!r} takes {lo} to {hi} players, not {spec.players}")
     bot_classes(spec.bots)
     for target in spec.rescore:
-        variant.load(target.variant, target.version)
+        target.ruleset()
 
 
 def play_one(spec: SimSpec, seed: int) -> GameSummary:
-    game = play_game(variant.load(spec.variant, spec.version), spec.players, seed, spec.bots)
+    game = play_game(spec.ruleset(), spec.players, seed, spec.bots)
     return with_kept(spec, game) if spec.keep else summary_of(spec, game)
 
 
@@ -132,7 +138,7 @@ def with_kept(spec: SimSpec, game: Game) -> GameSummary:
     """The summary of ``game`` with what it leaves for a cache: its position, record, and its
     position scored under its own rules (the self-check of ``compare``, reused when it asks)."""
     position = position_of(game)
-    own = Target(spec.variant, game.ruleset.version)
+    own = Target(spec.variant, game.ruleset.version, spec.settings)
     rescored = tuple(rescore_position(position, t, f"seed {game.seed}") for t in spec.rescore)
     self_scored = next((r for t, r in zip(spec.rescore, rescored) if t.resolved() == own), None)
     if self_scored is None:
@@ -244,7 +250,7 @@ def run(
     kept: list[KeptGame] = []
     key = None
     if cache is not None:
-        ruleset = variant.load(spec.variant, spec.version)
+        ruleset = spec.ruleset()
         key = RunKey.of(ruleset, spec.players, spec.bots)
         kept = [k for k in (cache.get(key, s) for s in seeds) if k is not None]
         reused = {k.seed for k in kept}
@@ -257,7 +263,7 @@ def run(
         futures = [pool.submit(play_chunk, task_spec, task) for task in tasks] if pool is not None else []
         try:
             if kept:
-                own = Target(spec.variant, kept[0].played.version)
+                own = Target(spec.variant, kept[0].played.version, spec.settings)
                 reused = [summary_of_kept(spec, k, own) for k in kept]
                 out += reused
                 _tell(reused, on_progress, on_games)

@@ -298,3 +298,18 @@ def _longest_claims(view: SeatView, claims: list[Action], k: int) -> list[Action
 
 def _length(board, claim: Action) -> int:
     return board.routes[board.route_index[claim.route]].length
+
+
+#: play-outs per decision of ``search-quick``, whatever the number of players
+QUICK_PLAYOUTS = 24
+
+
+class QuickSearchBot(SearchBot):
+    """The search bot on a small fixed budget, for playtests of hundreds of games.
+
+    ``QUICK_PLAYOUTS`` play-outs per decision: the rule-aware player of ``ttr playtest --play``. It scores
+    its play-outs by the rules in force, as the search bot does, so it plays to them: in 2-player
+    games its ticket choices, ticket draws and long claims, in larger games its last turns' claims."""
+
+    name = "search-quick"
+    budget = Budget(QUICK_PLAYOUTS)

@@ -25,6 +25,7 @@ from ttr_core.board import Board, Route, Ticket
 from ttr_core.errors import RecordError, TTRError, VariantError
 from ttr_core.game import Game
 from ttr_core.table import TRAINS
+from ttr_core.variant import Ruleset
 
 CORE_KEYS = frozenset({"name", "routes", "tickets", "resigned"})
 #: the keys of a ticket given in full
@@ -33,7 +34,7 @@ TICKET_KEYS = ("from", "to", "points", "id", "name")
 
 def score_position(
     data: Any, where: str = "position", version: int | None = None, variant_id: str | None = None, *,
-    check_claims: bool | None = None,
+    check_claims: bool | None = None, ruleset: Ruleset | None = None,
 ) -> Game:
     """Build the position and score it: the finished :class:`~ttr_core.game.Game`, its ``result``
     holding the scores. ``data`` is a position (what ``ttr score`` reads: variant, players with
@@ -47,6 +48,10 @@ def score_position(
     rescored under another (``ttr rescore``, ``ttr score --variant``) claimed its routes under the
     first one's rules, so only what no rules allow (a route owned twice, more trains than a player
     has, a ticket card held twice) is refused then.
+
+    ``ruleset``: the rules to score under, loaded already (a ruleset with some parameters tried,
+    ``Ruleset.with_configs``); ``variant_id`` and ``version`` then only say whether they are the
+    position's own.
     """
     if not isinstance(data, dict) or not isinstance(data.get("players"), list) or not data["players"]:
         raise RecordError([f"{where}: a position is an object with a non-empty 'players' list"])
@@ -55,10 +60,11 @@ def score_position(
         raise RecordError([f"{where}: $.variant: missing or not a string"])
     if check_claims is None:
         check_claims = _own_rules(data, variant_id, version)
-    try:
-        ruleset = variant.load(name, version if version is not None else data.get("version"))
-    except VariantError as exc:
-        raise RecordError([f"{where}: {p}" for p in exc.problems]) from None
+    if ruleset is None:
+        try:
+            ruleset = variant.load(name, version if version is not None else data.get("version"))
+        except VariantError as exc:
+            raise RecordError([f"{where}: {p}" for p in exc.problems]) from None
     players = data["players"]
     problems: list[str] = []
     names = _names(players, where, problems)

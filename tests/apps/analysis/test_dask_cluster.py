@@ -142,3 +142,23 @@ def test_simulate_on_a_dask_cluster_gives_the_records_of_a_local_run(cluster, tm
     assert again["timing"]["reused"] == 8
     _same_records(tmp_path / "again", tmp_path / "local")
     assert _numbers(again) == _numbers(local)
+
+
+def _sweep(out: Path, *options: str) -> dict:
+    ttr = _command("ttr")
+    done = subprocess.run(
+        [ttr, "playtest", "--variant", "wor", "--sweep", "ticket-leader.points=0,40", "--players", "2", "--games", "4",
+         "--seed", "3", "--bots", "ticket,random", "--out", str(out), "--json", *options],
+        capture_output=True, text=True, timeout=RUN_TIMEOUT,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads((out / "sweep.json").read_text())
+
+
+def test_a_played_sweep_on_a_dask_cluster_gives_the_figures_of_a_local_run(cluster, tmp_path):
+    kept = tmp_path / "kept"
+    remote = _sweep(tmp_path / "remote", "--scheduler", cluster, "--workers", "2", "--cache", str(kept))
+    assert any(_ran_games(cluster).values())  # the workers played, with the setting each task carries
+    local = _sweep(tmp_path / "local", "--workers", "1", "--no-cache")
+    assert remote == local and remote["mode"] == "play"
+    assert len(list(kept.glob("**/*.z"))) == 4 * 3  # the base's games and each value's, kept by this process

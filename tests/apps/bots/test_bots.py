@@ -70,7 +70,7 @@ def test_the_built_in_bots_are_found_through_the_entry_point_group():
 def test_an_unknown_name_suggests_close_ones_and_lists_the_installed():
     with pytest.raises(ttr_bots.UnknownBot) as caught:
         ttr_bots.bot_class("tickit")
-    assert str(caught.value) == "unknown bot 'tickit' (did you mean 'ticket'?); installed bots: hoarder, long-routes, random, route-value, search, ticket"
+    assert str(caught.value) == "unknown bot 'tickit' (did you mean 'ticket'?); installed bots: hoarder, long-routes, random, route-value, search, search-quick, ticket"
     with pytest.raises(ttr_bots.UnknownBot, match="unknown bot 'x'; unknown bot 'rnd' .*did you mean 'random'"):
         ttr_bots.bot_classes(["random", "x", "rnd", "x"])
 
@@ -125,7 +125,7 @@ def test_simulate_names_the_local_bot_of_each_seat(greedy):
 
 def test_ttr_bots_lists_the_installed_and_local_bots(greedy):
     rows = {r["name"]: r for r in json.loads(run("bots", "--json").stdout)}
-    assert set(rows) == {"greedy", "random", "ticket", "long-routes", "hoarder", "route-value", "search"}
+    assert set(rows) == {"greedy", "random", "ticket", "long-routes", "hoarder", "route-value", "search", "search-quick"}
     assert rows["random"]["from"].startswith("ttr-engine ")
     assert rows["random"]["class"] == "ttr_bots.random_bot:RandomBot"
     assert rows["random"]["doc"].startswith("Picks uniformly among the legal actions")
@@ -146,7 +146,7 @@ def test_ttr_bots_lists_the_installed_and_local_bots(greedy):
 def test_an_unknown_bot_is_refused_before_any_work(tmp_path, monkeypatch, command):
     monkeypatch.chdir(tmp_path)
     result = run(*command, "--bots", "random,tickt", code=2)
-    assert result.output == "error: --bots: unknown bot 'tickt' (did you mean 'ticket'?); installed bots: hoarder, long-routes, random, route-value, search, ticket\n"
+    assert result.output == "error: --bots: unknown bot 'tickt' (did you mean 'ticket'?); installed bots: hoarder, long-routes, random, route-value, search, search-quick, ticket\n"
     assert list(tmp_path.iterdir()) == []  # no record, no folder, no plot
 
 

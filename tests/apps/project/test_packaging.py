@@ -136,5 +136,5 @@ def test_a_third_party_bot_installed_beside_the_wheel_plays(project_wheel, tmp_p
     assert [s["bot"] for s in simulated["seats"]] == ["mybot", "random"]  # the worker processes found it too
 
     refused = ttr("play", "--bots", "mybott", code=2)
-    assert "--bots: unknown bot 'mybott' (did you mean 'mybot'?); installed bots: hoarder, long-routes, mybot, random, route-value, search, ticket" in refused.stderr
+    assert "--bots: unknown bot 'mybott' (did you mean 'mybot'?); installed bots: hoarder, long-routes, mybot, random, route-value, search, search-quick, ticket" in refused.stderr
     assert "Traceback" not in refused.stderr

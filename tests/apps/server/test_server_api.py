@@ -391,7 +391,7 @@ def test_an_installed_third_party_bot_plays_its_seats_and_is_offered(client):
 def test_an_unknown_bot_is_refused_naming_it_and_the_installed_ones(client):
     r = client.post("/api/games", json={"variant": "usa", "seats": [{"name": "A"}, {"name": "B", "bot": "randm"}]})
     assert r.status_code == 422
-    assert r.json()["reason"] == "unknown bot 'randm' (did you mean 'random'?); installed bots: hoarder, long-routes, random, route-value, search, ticket"
+    assert r.json()["reason"] == "unknown bot 'randm' (did you mean 'random'?); installed bots: hoarder, long-routes, random, route-value, search, search-quick, ticket"
 
 
 def test_bot_only_games_do_not_hold_up_a_persons_game(make_client):
