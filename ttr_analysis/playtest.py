@@ -570,7 +570,8 @@ def playtest(
         "counts": counts,
         "method": METHOD + (" " + behaviour.METHOD if against else ""),
     }
-    report.update(playtest_front.front(report, facts))  # what changed, and the headline: from the figures above
+    rulesets = (target.ruleset(), against.ruleset()) if against else None
+    report.update(playtest_front.front(report, facts, rulesets))  # what changed, and the headline: from the figures above
     return report, facts
 
 

@@ -48,11 +48,14 @@ POWER_RULE = (
 # --- the data ------------------------------------------------------------------------------------
 
 
-def front(report: Mapping[str, Any], facts: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
-    """The report's ``changes`` (None without ``--against``) and ``headline``."""
+def front(report: Mapping[str, Any], facts: Mapping[str, Sequence[Any]],
+          rulesets: tuple[variant.Ruleset, variant.Ruleset] | None = None) -> dict[str, Any]:
+    """The report's ``changes`` (None without ``--against``) and ``headline``. ``rulesets``: the
+    variant's and the against's rules as played (settings applied); by default loaded by the
+    report's names."""
     changes = None
     if report["against"]:
-        base, changed = (_ruleset(report["against"]), _ruleset(report["variant"]))
+        changed, base = rulesets or (_ruleset(report["variant"]), _ruleset(report["against"]))
         changes = variant_diff(base, changed)
     counts = {}
     for p, entry in report["counts"].items():
