@@ -74,7 +74,8 @@ def baseline_python(commit: str, say=print) -> Path:
         except TypeError:  # Python 3.11 before 3.11.4 has no extraction filters (our own commit's files)
             tar.extractall(src)
     subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(src)], check=True)
+    # the env extra too, for the environment-step rows (a commit from before the extra ignores it)
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", f"{src}[env]"], check=True)
     shutil.rmtree(src)
     (home / "ready.json").write_text(json.dumps({"commit": sha, "built": time.strftime("%Y-%m-%d %H:%M:%S")}), encoding="utf-8")
     return python
