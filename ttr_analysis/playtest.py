@@ -560,12 +560,7 @@ def playtest(
         "format": "ttr-playtest/1",
         "variant": str(target),
         "against": str(against) if against else None,
-        "mode": plan.mode,
-        "map": board.id,
-        "players": list(plan.players),
-        "games": plan.games,
-        "seeds": [plan.seed, plan.seed + plan.games - 1],
-        "bots": list(plan.bots),
+        **plan_fields(plan, board),
         "lineups": {str(p): [list(t) for t in lineups(plan.bots, p)] for p in plan.players},
         "counts": counts,
         "method": METHOD + (" " + behaviour.METHOD if against else ""),
@@ -573,6 +568,19 @@ def playtest(
     rulesets = (target.ruleset(), against.ruleset()) if against else None
     report.update(playtest_front.front(report, facts, rulesets))  # what changed, and the headline: from the figures above
     return report, facts
+
+
+def plan_fields(plan: Plan, board: Board) -> dict[str, Any]:
+    """What a report says of the games it stands on: the mode, map, player counts, games per
+    count, seeds and bots (a playtest's and a sweep's alike)."""
+    return {
+        "mode": plan.mode,
+        "map": board.id,
+        "players": list(plan.players),
+        "games": plan.games,
+        "seeds": [plan.seed, plan.seed + plan.games - 1],
+        "bots": list(plan.bots),
+    }
 
 
 def same_actions(a: GameFacts, b: GameFacts) -> bool:

@@ -35,7 +35,8 @@ def _fmt(v: float, percent: bool) -> str:
     return f"{v:.0%}" if percent else f"{v:g}"
 
 
-def _nice_ticks(lo: float, hi: float, n: int = 5, whole: bool = False) -> list[float]:
+def nice_ticks(lo: float, hi: float, n: int = 5, whole: bool = False) -> list[float]:
+    """Round ticks from about ``lo`` to ``hi``: steps of 1, 2, 2.5 or 5 times a power of ten."""
     span = hi - lo or 1
     raw = span / n
     mag = 10 ** math.floor(math.log10(raw))
@@ -50,10 +51,15 @@ def _nice_ticks(lo: float, hi: float, n: int = 5, whole: bool = False) -> list[f
     return ticks
 
 
-def _frame(
-    title: str, lo: float, hi: float, percent: bool, whole: bool = False,
+def frame(
+    title: str, lo: float, hi: float, percent: bool, whole: bool = False, top_tick: bool = False,
 ) -> tuple[list[str], Callable[[float], float]]:
-    ticks = _nice_ticks(lo, hi, whole=whole)
+    """A chart's start: its title and the y axis's grid from ``lo`` to ``hi``, and the function
+    that places a value on it. ``top_tick``: a tick above ``hi`` when the last falls short of it
+    (a whisker's top is read against the scale)."""
+    ticks = nice_ticks(lo, hi, whole=whole)
+    if top_tick and len(ticks) > 1 and ticks[-1] < hi - 1e-9:
+        ticks.append(round(2 * ticks[-1] - ticks[-2], 10))
     lo, hi = min(lo, ticks[0]), max(hi, ticks[-1])
 
     def y(v: float) -> float:
@@ -97,7 +103,7 @@ def bar_chart(
     bars = [b for _, values in series for b in values if b is not None]
     lo = min([0.0, *(b.low if b.low is not None else b.value for b in bars)])
     hi = max([0.0, *(b.high if b.high is not None else b.value for b in bars), reference or 0.0]) or 1.0
-    parts, y = _frame(title, lo, hi, percent)
+    parts, y = frame(title, lo, hi, percent)
     group = (W - LEFT - RIGHT) / max(1, len(categories))
     width = min(36.0, group * 0.8 / max(1, len(series)))
     for c, cat in enumerate(categories):
@@ -138,7 +144,7 @@ def box_plot(
     """One box per category and series from quantiles (``min``, ``p10``, ``p25``, ``median``,
     ``p75``, ``p90``, ``max``): box p25-p75, median line, whiskers p10-p90, dots at min and max."""
     qs = [q for _, values in series for q in values if q is not None]
-    parts, y = _frame(title, min(q["min"] for q in qs), max(q["max"] for q in qs), False)
+    parts, y = frame(title, min(q["min"] for q in qs), max(q["max"] for q in qs), False)
     group = (W - LEFT - RIGHT) / max(1, len(categories))
     width = min(40.0, group * 0.8 / max(1, len(series)))
     for c, cat in enumerate(categories):
@@ -171,7 +177,7 @@ def histogram(
     y_label: str = "",
 ) -> str:
     """Counts per bin ``[edges[i], edges[i+1])``, each bar's left edge marked on the x axis."""
-    parts, y = _frame(title, 0, max(counts) or 1, False, whole=True)
+    parts, y = frame(title, 0, max(counts) or 1, False, whole=True)
     width = (W - LEFT - RIGHT) / max(1, len(counts))
     for i, n in enumerate(counts):
         x = LEFT + i * width

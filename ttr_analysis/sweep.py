@@ -177,12 +177,7 @@ def sweep(
         "variant": str(base),
         "parameter": sw.parameter,
         "values": list(sw.values),
-        "mode": plan.mode,
-        "map": board.id,
-        "players": list(plan.players),
-        "games": plan.games,
-        "seeds": [plan.seed, plan.seed + plan.games - 1],
-        "bots": list(plan.bots),
+        **pt.plan_fields(plan, board),
         "counts": counts,
         "method": METHOD,
     }

@@ -18,10 +18,8 @@ import attrs
 
 from ttr_analysis.behaviour import FIGURES
 from ttr_analysis.behaviour_html import estimate_cell
-from ttr_analysis.svg_charts import SERIES
+from ttr_analysis.svg_charts import BOTTOM, H, LEFT, RIGHT, SERIES, TOP, W, frame
 
-W, H = 520, 280
-LEFT, RIGHT, TOP, BOTTOM = 64, 14, 30, 52
 
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1180px; padding: 0 12px 40px; color: #222; }
@@ -40,18 +38,6 @@ class Point:
     mean: float
     low: float | None
     high: float | None
-
-
-def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
-    """Round ticks from about ``lo`` to ``hi``: steps of 1, 2, 2.5 or 5 times a power of ten."""
-    raw = ((hi - lo) or 1) / n
-    mag = 10 ** math.floor(math.log10(raw))
-    step = min((m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw), default=10 * mag)
-    ticks, v = [], math.floor(lo / step) * step
-    while v <= hi + step * 1e-9:
-        ticks.append(round(v, 10))
-        v += step
-    return ticks
 
 
 def _f(v: float) -> str:
@@ -84,24 +70,13 @@ def line_chart(title: str, x_label: str, y_label: str, values: Sequence[str], po
         lo = min(lo, 0.0)
     if hi - lo < 1e-9:
         lo, hi = lo - 1, hi + 1
-    ticks = nice_ticks(lo, hi)
-    if ticks[-1] < hi - 1e-9:  # a tick above every whisker: the scale is read to the top
-        ticks.append(round(2 * ticks[-1] - ticks[-2], 10))
-    lo, hi = min(lo, ticks[0]), max(hi, ticks[-1])
+    parts, Y = frame(title, lo, hi, percent, top_tick=True)
     x_lo, x_hi = min(xs), max(xs)
     span = (x_hi - x_lo) or 1
 
     def X(v: float) -> float:
         return LEFT + 12 + (W - LEFT - RIGHT - 24) * ((v - x_lo) / span if x_hi > x_lo else 0.5)
 
-    def Y(v: float) -> float:
-        return TOP + (H - TOP - BOTTOM) * (1 - (v - lo) / ((hi - lo) or 1))
-
-    parts = [f'<svg class="chart" viewBox="0 0 {W} {H}" role="img"><title>{escape(title)}</title>',
-             f'<text x="{W / 2}" y="17" text-anchor="middle" font-size="13" font-weight="bold">{escape(title)}</text>']
-    for t in ticks:
-        parts.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{_f(Y(t))}" y2="{_f(Y(t))}" stroke="#ddd"/>'
-                     f'<text x="{LEFT - 4}" y="{_f(Y(t) + 4)}" text-anchor="end" font-size="10">{_tick(t, percent)}</text>')
     for v, x in zip(values, xs):
         parts.append(f'<text x="{_f(X(x))}" y="{H - BOTTOM + 15}" text-anchor="middle" font-size="10">{escape(v)}</text>')
     parts.append(f'<text x="{(LEFT + W - RIGHT) / 2}" y="{H - 10}" text-anchor="middle" font-size="11">'
