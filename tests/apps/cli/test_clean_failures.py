@@ -203,11 +203,18 @@ def alive(pid: int) -> bool:
         return False
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    # A suite started in the background by a shell without job control (``cmd &`` in a script)
+    # inherits SIGINT ignored, and a Python started so never sees Ctrl-C: the command under test
+    # gets the disposition it has at a terminal.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_when(args: list[str], ready, cwd: Path) -> tuple[subprocess.CompletedProcess, float, list[int]]:
     """Run ``ttr ARGS``, send it SIGINT (Ctrl-C) once ``ready()``; the finished process, the seconds
     from the signal to its end, and the worker processes it had."""
     proc = subprocess.Popen([sys.executable, "-m", "ttr_cli.main", *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_as_at_a_terminal)
     try:
         deadline = time.monotonic() + 300
         while not ready() and proc.poll() is None and time.monotonic() < deadline:
