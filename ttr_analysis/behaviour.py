@@ -30,10 +30,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ttr_analysis import stats
+from ttr_analysis.stats import games_for_width, games_needed
 from ttr_core.board import Board
 
-#: the one-sided 80% quantile of the standard normal: a difference is seen in four runs of five
-Z80 = 0.8416212335729143
 METHOD = (
     "Behaviour (the games as played under each rule set, same seeds and seats): per-seed differences, mean ± "
     "1.96·sd/√n; games needed to see a difference d (its interval excluding 0 in 4 runs of 5): "
@@ -82,19 +81,6 @@ def figures(games: Sequence[Any], board: Board) -> dict[str, Any]:
     lengths = route_lengths(board)
     rows = [per_game(g, lengths) for g in games]
     return {key: _estimate([r[key] for r in rows if r[key] is not None]) for key, _ in FIGURES}
-
-
-def games_needed(sd: float | None, effect: float | None) -> int | None:
-    """Games for a paired difference ``effect`` to be seen (95% interval excluding 0, 80% of runs)."""
-    if not sd or not effect:
-        return None
-    return math.ceil((stats.Z95 + Z80) ** 2 * sd * sd / (effect * effect))
-
-
-def games_for_width(p: float, half_width: float) -> int:
-    """Games for a share near ``p`` to be stated within ``± half_width`` (Wilson's interval, nearly)."""
-    p = min(max(p, 0.05), 0.95)  # near 0 or 1 the interval is narrower: this stays on the safe side
-    return math.ceil(stats.Z95**2 * p * (1 - p) / (half_width * half_width))
 
 
 def paired(a: Sequence[Any], b: Sequence[Any], value: Callable[[Any], float | None]) -> dict[str, Any] | None:

@@ -33,10 +33,6 @@ from ttr_analysis.rescore import Target
 from ttr_analysis.variant_diff import diff_lines, variant_diff
 from ttr_core import variant
 
-#: the one-sided 80% quantile of the standard normal: the power the "would have been seen" figures ask
-Z80 = 0.8416212335729143
-#: an effect of this many 95% half-widths is distinguishable from none in 80% of runs of this size
-POWER = (stats.Z95 + Z80) / stats.Z95
 POWER_RULE = (
     "An effect \"would have been seen\" when a run of this size finds it distinguishable from no effect (its 95% "
     "interval excluding 0) 4 times in 5 (80% power): for a shift, (1.96 + 0.84) standard errors, i.e. 1.43 times "
@@ -77,7 +73,7 @@ def _effect(mean: float, low: float, high: float) -> dict[str, Any]:
     if not (math.isfinite(low) and math.isfinite(high)):  # one game: no interval to speak of
         return {"mean": round(mean, 4) + 0.0, "low": None, "high": None, "distinguishable": False, "seen_if_at_least": None}
     return {"mean": round(mean, 4) + 0.0, "low": round(low, 4) + 0.0, "high": round(high, 4) + 0.0,  # never -0.0
-            "distinguishable": low > 0 or high < 0, "seen_if_at_least": round(POWER * (high - low) / 2, 4)}
+            "distinguishable": low > 0 or high < 0, "seen_if_at_least": round(stats.detectable_shift((high - low) / 2), 4)}
 
 
 def _effects(entry: Mapping[str, Any], mine: Sequence[Any], theirs: Sequence[Any]) -> dict[str, Any]:

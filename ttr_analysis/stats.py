@@ -133,3 +133,29 @@ def line_deltas(pairs: Sequence[tuple[Any, Any]]) -> dict[str, dict[str, Any]]:
             "player_games_changed": changed,
         }
     return out
+
+
+# --- how many games an effect needs (80% power): one rule for every report ----------------------
+
+#: the one-sided 80% quantile of the standard normal: an effect is seen in four runs of five
+Z80 = 0.8416212335729143
+
+
+def detectable_shift(half_width: float) -> float:
+    """The smallest shift a run whose 95% interval has ``half_width`` finds distinguishable from
+    none (the interval excluding 0) in 80% of runs: (1.96 + 0.84) standard errors."""
+    return (Z95 + Z80) / Z95 * half_width
+
+
+def games_needed(sd: float | None, effect: float | None) -> int | None:
+    """Games for a paired difference ``effect`` to be seen (95% interval excluding 0, 80% of runs),
+    ``sd`` that of the per-game differences; None without either."""
+    if not sd or not effect:
+        return None
+    return math.ceil((Z95 + Z80) ** 2 * sd * sd / (effect * effect))
+
+
+def games_for_width(p: float, half_width: float) -> int:
+    """Games for a share near ``p`` to be stated within ``± half_width`` (Wilson's interval, nearly)."""
+    p = min(max(p, 0.05), 0.95)  # near 0 or 1 the interval is narrower: this stays on the safe side
+    return math.ceil(Z95**2 * p * (1 - p) / (half_width * half_width))
