@@ -302,8 +302,9 @@ def test_a_flood_from_many_addresses_past_the_file_limit_gets_503s_never_500s(tm
                 pass
             if k % 40 == 39:  # a person creating a game while the flood goes on
                 answers.append(_post_status(server, "/api/games", {"variant": "usa", "seats": TWO}))
-        # a broken pipe: the server answered 503 and closed before reading the request (as it may)
-        assert set(answers) <= {201, 503, "BrokenPipeError"}, answers
+        # a broken pipe or a reset: the server answered 503 and closed before reading the request (as
+        # it may); which of the two the client sees depends on when the close reaches it
+        assert set(answers) <= {201, 503, "BrokenPipeError", "ConnectionResetError"}, answers
         assert 503 in answers  # the flood filled what the server can hold: it said so
     log = server.log.read_text()
     assert "Too many open files" not in log and "Errno 24" not in log, log[-2000:]
