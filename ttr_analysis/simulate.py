@@ -179,9 +179,6 @@ def executor_for(workers: int, scheduler: str | None, local_processes: bool = Tr
         pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
         try:
             yield pool
-        except BaseException:
-            _end_workers(pool)
-            raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
         return
@@ -207,6 +204,19 @@ def _ignore_interrupts() -> None:
     # process decides what an interrupt does (it ends the workers), so a worker does not die
     # with a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_now(pool: cf.Executor | None, futures: list[cf.Future]) -> None:
+    """Stop a run's tasks now: a local pool's workers are ended (the pool then fails the tasks
+    they had not done); a Dask executor's tasks are cancelled."""
+    if isinstance(pool, cf.ProcessPoolExecutor):
+        # Not cancelled as well: Python 3.11's pool, once broken, sets an exception on every
+        # pending future, and one cancelled meanwhile kills its manager thread with a traceback
+        # on stderr (CPython gh-107219, fixed in 3.12).
+        _end_workers(pool)
+        return
+    for f in futures:
+        f.cancel()
 
 
 def _end_workers(pool: cf.ProcessPoolExecutor) -> None:
@@ -260,8 +270,10 @@ def run(
     tasks = chunked(seeds, max(1, workers))
     task_spec = spec if cache is None else attrs.evolve(spec, keep=True)
     with executor_for(workers if tasks else 1, scheduler if tasks else None, local_processes) as pool:
-        futures = [pool.submit(play_chunk, task_spec, task) for task in tasks] if pool is not None else []
+        futures: list[cf.Future] = []
         try:
+            if pool is not None:
+                futures += (pool.submit(play_chunk, task_spec, task) for task in tasks)
             if kept:
                 own = Target(spec.variant, kept[0].played.version, spec.settings)
                 reused = [summary_of_kept(spec, k, own) for k in kept]
@@ -275,8 +287,7 @@ def run(
                 out += games
                 _tell(games, on_progress, on_games)
         except BaseException:
-            for f in futures:  # a failed game (or Ctrl-C) stops the run now, not after every task
-                f.cancel()
+            _stop_now(pool, futures)  # a failed game (or Ctrl-C) stops the run now, not after every task
             raise
     return sorted(out, key=lambda g: g.seed)
 

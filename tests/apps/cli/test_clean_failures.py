@@ -229,6 +229,7 @@ def interrupt_when(args: list[str], ready, cwd: Path) -> tuple[subprocess.Comple
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+    assert "Traceback" not in err, err[-3000:]  # nor one of a thread of the command's own
     return subprocess.CompletedProcess(args, proc.returncode, out, err), took, workers
 
 
