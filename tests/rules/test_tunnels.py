@@ -309,6 +309,7 @@ def test_R_TUN_5_extra_is_the_paying_colour_or_locomotives_never_triples(make):
 
 
 def test_R_TUN_6_declining_returns_the_base_and_ends_the_turn(make):
+    """R-TUN-6: the base goes back to the hand, the route stays free, the revealed cards are discarded."""
     g = make()
     attempt(g, {"green": 3, "locomotive": 1}, ["green", "blue", "locomotive"], ClaimRoute(GREEN3, "green", 1))
     discard = len(g.state.discard)
