@@ -7,8 +7,8 @@ against the plugin's documented parameters and converted as the variant file's t
 ``--set ticket-leader.points=abc`` is refused with the parameter's type and meaning, before any
 game is played.
 
-The rule set with settings keeps its variant id and rules version (a game record names those): a
-record of such a game replays only under the same settings. The played-games cache keys a game
+The rule set with settings keeps its variant id and rules version; a game record names those and
+carries the settings (``Ruleset.changed``), so that it replays under them. The played-games cache keys a game
 by the resolved rules, every parameter included (``game_cache.rules_digest``), so games played
 with a setting are never mistaken for games without it.
 """

@@ -25,7 +25,9 @@ FORMAT = "ttr-record/1"
 
 def make_record(game: Game) -> dict[str, Any]:
     """The record of ``game`` as JSON data: ``format``, ``variant``, ``version``, ``seed``,
-    ``players``, ``actions`` (``{"seat": s, "kind": ..., fields...}`` each), ``digest`` (of the
+    ``players``, ``settings`` (only when parameters were set on top of the variant file:
+    :attr:`~ttr_core.variant.Ruleset.changed`), ``actions`` (``{"seat": s, "kind": ..., fields...}``
+    each), ``digest`` (of the
     state the actions lead to), ``over``, and ``result`` once the game is over (``reason``,
     ``scores`` by player name, ``winners`` by name). A game need not be over to be recorded."""
     record = {
@@ -34,6 +36,7 @@ def make_record(game: Game) -> dict[str, Any]:
         "version": game.ruleset.version,
         "seed": game.seed,
         "players": list(game.names),
+        **({"settings": {name: dict(table) for name, table in game.ruleset.changed.items()}} if game.ruleset.changed else {}),
         "actions": [{"seat": seat, **game.registry.to_data(a)} for seat, a in game.log],
         "digest": digest(game.dump()),
         "over": game.over,
@@ -54,7 +57,7 @@ def _result_of(game: Game) -> dict[str, Any]:
 
 def dumps(record: Mapping[str, Any]) -> str:
     """Canonical text: fixed key order, compact, one action per line."""
-    head = {k: record[k] for k in ("format", "variant", "version", "seed", "players")}
+    head = {k: record[k] for k in ("format", "variant", "version", "seed", "players", "settings") if k in record}
     lines = [json.dumps(head, separators=(",", ":"))[:-1] + ',"actions":[']
     actions = record["actions"]
     lines += [json.dumps(a, separators=(",", ":")) + ("," if i < len(actions) - 1 else "") for i, a in enumerate(actions)]
@@ -92,6 +95,8 @@ def check_shape(data: Any, where: str) -> dict[str, Any]:
             problems.append(f"{where}: $.{key}: missing or not a {kind.__name__}")
     if not isinstance(data.get("over"), bool):
         problems.append(f"{where}: $.over: missing or not true/false")
+    if "settings" in data and not (isinstance(data["settings"], dict) and all(isinstance(t, dict) for t in data["settings"].values())):
+        problems.append(f"{where}: $.settings: a table of plugins' parameter tables")
     if isinstance(data.get("players"), list) and not all(isinstance(p, str) for p in data["players"]):
         problems.append(f"{where}: $.players: player names are strings")
     name = data.get("variant")
@@ -123,7 +128,7 @@ def replay(
     own_rules = same_variant and version in (None, record["version"])
     if same_variant and version is None:
         version = record["version"]  # another variant numbers its own versions: None is its current one
-    game = _new_game(record, where, loader, variant_id or record["variant"], version)
+    game = _new_game(record, where, loader, variant_id or record["variant"], version, own_rules)
     _apply_actions(game, record["actions"], where)
     _check_digest(game, record, where, own_rules)
     _check_end(game, record, where, own_rules)
@@ -131,10 +136,14 @@ def replay(
 
 
 def _new_game(
-    record: Mapping[str, Any], where: str, loader: Callable[..., Any], variant_id: str, version: int | None
+    record: Mapping[str, Any], where: str, loader: Callable[..., Any], variant_id: str, version: int | None,
+    own_rules: bool,
 ) -> Game:
     try:
         ruleset = loader(variant_id, version)
+        if own_rules and record.get("settings"):
+            # the parameters the game was played with; rescoring under other rules uses those rules
+            ruleset = ruleset.with_tables(record["settings"], "$.settings")
     except VariantError as exc:
         raise RecordError([f"{where}: {p}" for p in exc.problems]) from None
     try:

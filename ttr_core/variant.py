@@ -23,7 +23,7 @@ import attrs
 from ttr_core import manager, prepared
 from ttr_core.board import Board, PlayerRange, load_map
 from ttr_core.errors import PluginError, VariantError
-from ttr_core.files import read_toml, structure, structure_fields
+from ttr_core.files import CONVERTER, read_toml, structure, structure_fields
 
 VARIANT_GROUP = "ttr.variants"  # entry points naming packages that hold more *.toml variant files
 
@@ -64,12 +64,34 @@ class Ruleset:
     rules: prepared.PreparedRules = attrs.field(eq=False, repr=False)
     notes: tuple[str, ...] = ()  # the version history up to this version
     path: str = ""
+    #: the plugins' parameters set on top of the variant file (``{plugin name: its whole table}``,
+    #: as TOML would write it): a game record carries them, so that the game replays under them
+    changed: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict, eq=False)
 
     def with_configs(self, configs: Mapping[str, Any]) -> Ruleset:
         """This ruleset with some plugins' parameters replaced (``{plugin name: Config}``), its shared
         part built anew: the way to try a parameter without writing a variant file."""
         merged = {**self.configs, **configs}
-        return attrs.evolve(self, configs=merged, rules=prepared.prepare(self.plugins, merged, self.board))
+        changed = {**self.changed, **{name: CONVERTER.unstructure(config) for name, config in configs.items()}}
+        return attrs.evolve(self, configs=merged, rules=prepared.prepare(self.plugins, merged, self.board),
+                            changed=changed)
+
+    def with_tables(self, tables: Mapping[str, Any], where: str) -> Ruleset:
+        """This ruleset with the plugins' parameter tables ``tables`` (as :attr:`changed` gives them,
+        read back from a record) in place of the variant file's. A plugin the ruleset does not
+        enable, or a table its ``Config`` refuses, is a :class:`VariantError` located at ``where``."""
+        problems, configs = [], {}
+        for name, table in tables.items():
+            if name not in self.plugins:
+                problems.append(f"{where}.{name}: {self.variant}@{self.version} does not enable a plugin {name!r}")
+                continue
+            try:
+                configs[name] = structure(table, manager.plugin_class(name).Config, f"{where}.{name}")
+            except VariantError as exc:
+                problems += exc.problems
+        if problems:
+            raise VariantError(problems)
+        return self.with_configs(configs)
 
 
 @attrs.frozen

@@ -122,6 +122,48 @@ def test_games_with_a_setting_are_not_taken_from_the_cache_for_games_without(tmp
     assert rep["counts"]["2"]["rescored"]["lines"]["ticket-leader"]["mean_a"] in (0, 25)  # one of two players at most
 
 
+def _game_with_the_bonus_at(points: int):
+    rs = apply(variant.load("wor"), parse_settings([f"ticket-leader.points={points}"]))
+    return play_game(rs, 2, SEED, BOTS)
+
+
+def test_a_record_of_a_game_with_a_setting_replays_under_it(tmp_path):
+    game = _game_with_the_bonus_at(50)
+    path = tmp_path / "game.json"
+    record.save(game, path)
+    assert json.loads(path.read_text())["settings"] == {"ticket-leader": {"points": 50}}
+    result = CliRunner().invoke(main, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    # R-BON-2 at 50 points: the stated winner's total is what the replay scores again
+    assert json.loads(result.output)["reproduced"] is True
+    assert record.replay(record.load(path)).result.scores == game.result.scores
+
+
+def test_a_record_whose_setting_was_edited_is_reported_not_replayed(tmp_path):
+    game = _game_with_the_bonus_at(50)
+    data = record.make_record(game)
+    data["settings"] = {"ticket-leader": {"points": 10}}
+    path = tmp_path / "edited.json"
+    path.write_text(record.dumps(data))
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "edited.json" in result.output and "scores" in result.output, result.output
+
+
+def test_a_record_with_a_setting_for_a_plugin_its_rules_lack_is_refused_located(tmp_path):
+    data = record.make_record(_game_with_the_bonus_at(50))
+    data["settings"] = {"stations": {"count": 2}}
+    path = tmp_path / "strange.json"
+    path.write_text(record.dumps(data))
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "$.settings.stations" in result.output and "does not enable" in result.output, result.output
+
+
+def test_a_game_without_settings_records_none():
+    assert "settings" not in record.make_record(play_game(variant.load("wor"), 2, SEED, BOTS))
+
+
 # --- the two modes and the behaviour ---------------------------------------------------------------
 
 
