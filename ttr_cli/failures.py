@@ -60,8 +60,10 @@ class Failure(TTRError):
     """A command's own failure with its exit code and problem code (a failed check, an
     interruption, a port in use), raised inside a :func:`guarded` command."""
 
-    def __init__(self, lines: Iterable[str], exit_code: int, code: str, extra: dict[str, Any] | None = None):
-        self.lines, self.exit_code, self.code, self.extra = list(lines), exit_code, code, extra or {}
+    def __init__(self, lines: Iterable[str], exit_code: int, code: str, extra: dict[str, Any] | None = None,
+                 where: str | None = None):
+        # ``where``: the location of every line when the lines cannot say it (a command's argument)
+        self.lines, self.exit_code, self.code, self.extra, self.where = list(lines), exit_code, code, extra or {}, where
         super().__init__("\n".join(self.lines))
 
 
@@ -99,7 +101,7 @@ def problem(line: str, code: str, where: str | None = None) -> dict[str, Any]:
 def problems_of(exc: BaseException) -> list[dict[str, Any]]:
     """The problems of an error a command raised, in the ``--json`` shape."""
     if isinstance(exc, Failure):
-        return [problem(line, exc.code) for line in exc.lines]
+        return [problem(line, exc.code, exc.where) for line in exc.lines]
     if isinstance(exc, WriteError):
         return [problem(str(exc), "cannot-write", str(exc.path))]
     if isinstance(exc, FileProblems):

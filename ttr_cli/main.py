@@ -359,10 +359,11 @@ def variants_diff(first, second, as_json):
             target = Target.parse(text)
             rulesets.append(variant.load(target.variant, target.version))
         except VariantError as exc:  # say which of the two it is, unless a file is named already
-            raise VariantError([p if problem(p, "").get("where") else f"{name} {text}: {p}" for p in exc.problems]) \
-                from None
+            if all(problem(p, "").get("where") for p in exc.problems):
+                raise
+            raise Failure([f"{name} {text}: {p}" for p in exc.problems], BAD_INPUT, "variant-file", where=name) from None
         except TTRError as exc:
-            raise TTRError(f"{name} {text}: {exc}") from None
+            raise Failure([f"{name} {text}: {exc}"], BAD_INPUT, "bad-input", where=name) from None
     data = variant_diff(*rulesets)
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))

@@ -97,13 +97,14 @@ def test_the_same_rule_set_is_said_to_be_the_same():
     assert json.loads(_run("usa", "usa", "--json"))["same"] is True
 
 
-@pytest.mark.parametrize("args,message", [
-    (["nope", "wor"], "A nope: unknown variant 'nope'"),
-    (["wor", "nope"], "B nope: unknown variant 'nope'"),
-    (["wor@x", "wor"], "A wor@x: "),
-    (["wor", "wor@7"], "has no rules version 7"),
+@pytest.mark.parametrize("args,message,where", [
+    (["nope", "wor"], "A nope: unknown variant 'nope'", "A"),
+    (["wor", "nope"], "B nope: unknown variant 'nope'", "B"),
+    (["wor@x", "wor"], "A wor@x: ", "A"),
+    (["wor", "wor@7"], "has no rules version 7", str(variant.load("wor").path)),
 ])
-def test_a_bad_rule_set_is_refused_with_a_located_line(args, message):
+def test_a_bad_rule_set_is_refused_with_a_located_line(args, message, where):
     assert message in _run(*args, code=2)
     data = json.loads(_run(*args, "--json", code=2))
     assert message in data["problems"][0]["message"]
+    assert data["problems"][0]["where"] == where  # the argument, or the variant file that lacks the version
