@@ -10,7 +10,8 @@ key naming everything that decides the game besides chance:
 * the number of players and the seed;
 * the bots per seat, each with the package that installed it and a digest of its code;
 * the engine: the ``ttr-engine`` version and a digest of the code that plays and scores games
-  (an editable install changes its code without changing its version), and of every plugin from
+  (an editable install changes its code without changing its version; the analysis modules that
+  make an entry count, the reports made from entries do not), and of every plugin from
   outside the package the rules use.
 
 A run then plays only the seeds it has no entry for; for the others it reads the entry and scores
@@ -63,7 +64,11 @@ FORMAT = "ttr-game-cache/1"
 #: the environment variable naming the cache folder (tests point it at a temporary folder)
 ENV = "TTR_CACHE_DIR"
 #: the packages whose code decides how a game is played and scored
-ENGINE_PACKAGES = ("ttr_core", "ttr_plugins", "ttr_bots", "ttr_analysis")
+ENGINE_PACKAGES = ("ttr_core", "ttr_plugins", "ttr_bots")
+#: the analysis modules that make what an entry keeps (the played game, its summary, its own
+#: scoring); the reports made from the entries are not among them, so that changing a report,
+#: a chart or a statistic keeps the games already played
+PLAYING_MODULES = ("ttr_analysis.game_cache", "ttr_analysis.rescore", "ttr_analysis.settings", "ttr_analysis.simulate")
 
 
 def default_folder() -> Path:
@@ -216,7 +221,7 @@ def engine_identity() -> str:
         version = importlib.metadata.version("ttr-engine")
     except importlib.metadata.PackageNotFoundError:
         version = "not installed"
-    return f"ttr-engine {version} " + _sha("".join(code_digest(p) for p in ENGINE_PACKAGES))
+    return f"ttr-engine {version} " + _sha("".join(code_digest(p) for p in ENGINE_PACKAGES + PLAYING_MODULES))
 
 
 @functools.cache

@@ -331,3 +331,32 @@ def test_records_of_other_rules_or_with_options_that_choose_games_are_refused(tm
     assert f"{tmp_path / 'v1' / 'wor-v1-seed1.json'}: played under wor@1, not under wor@2 (the first --variant)" in result.output
     result = _cli("compare", "--variant", "wor@1", "--variant", "wor", "--records", tmp_path / "v1", "--seed", "3", code=2)
     assert "--records takes the games from the records: --seed would choose games to play" in result.output
+
+
+def _identity_with(monkeypatch, edited: str) -> str:
+    """The engine's identity as if the code of module ``edited`` had changed."""
+    monkeypatch.undo()
+    real = game_cache.code_digest.__wrapped__
+    monkeypatch.setattr(game_cache, "code_digest", lambda top: real(top) + ("edited" if top == edited else ""))
+    return game_cache.engine_identity.__wrapped__()
+
+
+def test_editing_a_report_keeps_the_played_games_and_editing_how_they_are_played_does_not(monkeypatch):
+    now = game_cache.engine_identity.__wrapped__()
+    assert _identity_with(monkeypatch, "ttr_analysis.playtest") == now  # a report: the games are the same
+    assert _identity_with(monkeypatch, "ttr_analysis.simulate") != now  # what plays them: played again
+    assert _identity_with(monkeypatch, "ttr_plugins") != now
+
+
+def test_the_modules_that_make_an_entry_bring_every_analysis_module_they_import():
+    """What ``simulate`` imports from ``ttr_analysis`` shapes the entries too: it must count in the key."""
+    import ast
+    import importlib.util
+
+    for name in game_cache.PLAYING_MODULES:
+        tree = ast.parse(open(importlib.util.find_spec(name).origin, encoding="utf-8").read())
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        imported |= {f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                     and n.module == "ttr_analysis" for a in n.names}
+        inside = {m for m in imported if m.startswith("ttr_analysis.")}
+        assert inside <= set(game_cache.PLAYING_MODULES), (name, inside - set(game_cache.PLAYING_MODULES))
