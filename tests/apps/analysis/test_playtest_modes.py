@@ -139,25 +139,26 @@ def test_a_record_of_a_game_with_a_setting_replays_under_it(tmp_path):
     assert record.replay(record.load(path)).result.scores == game.result.scores
 
 
-def test_a_record_whose_setting_was_edited_is_reported_not_replayed(tmp_path):
-    game = _game_with_the_bonus_at(50)
-    data = record.make_record(game)
-    data["settings"] = {"ticket-leader": {"points": 10}}
+def _replay_with_settings(tmp_path, settings) -> str:
+    """``ttr replay`` of a record of a game played at 50 points, its settings edited to ``settings``:
+    refused (exit code 2, no traceback); returns what it printed."""
+    data = record.make_record(_game_with_the_bonus_at(50))
+    data["settings"] = settings
     path = tmp_path / "edited.json"
     path.write_text(record.dumps(data))
     result = CliRunner().invoke(main, ["replay", str(path)])
-    assert result.exit_code == 2 and "Traceback" not in result.output
-    assert "edited.json" in result.output and "scores" in result.output, result.output
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    return result.output
+
+
+def test_a_record_whose_setting_was_edited_is_reported_not_replayed(tmp_path):
+    text = _replay_with_settings(tmp_path, {"ticket-leader": {"points": 10}})
+    assert "edited.json" in text and "scores" in text, text
 
 
 def test_a_record_with_a_setting_for_a_plugin_its_rules_lack_is_refused_located(tmp_path):
-    data = record.make_record(_game_with_the_bonus_at(50))
-    data["settings"] = {"stations": {"count": 2}}
-    path = tmp_path / "strange.json"
-    path.write_text(record.dumps(data))
-    result = CliRunner().invoke(main, ["replay", str(path)])
-    assert result.exit_code == 2 and "Traceback" not in result.output
-    assert "$.settings.stations" in result.output and "does not enable" in result.output, result.output
+    text = _replay_with_settings(tmp_path, {"stations": {"count": 2}})
+    assert "$.settings.stations" in text and "does not enable" in text, text
 
 
 def test_a_game_without_settings_records_none():
