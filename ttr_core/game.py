@@ -219,8 +219,10 @@ class Game(TableOperations, OpenRowOperations):
 
     @property
     def cards_left(self) -> int:
-        """How many train cards are left to draw: the deck's, and the discard's that is shuffled into
-        it (R-DRAW-3)."""
+        """How many train cards are neither in a hand nor face up: the deck's and the discard pile's
+        together. Whether the discard comes back into play is a plugin's rule (``ttr_deck_ran_out``;
+        the train-cards plugin shuffles it into a new deck, R-DRAW-3), so 0 means no card is left
+        under any rule; a positive count need not be drawable."""
         st = self.state
         return len(st.deck) + len(st.discard)
 
