@@ -248,18 +248,17 @@ def atomic_path(path: Path, durable: bool = True) -> Iterator[Path]:
     rename (a crash then leaves the old file or the new one, not an empty one)."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    # one try from the file's creation on: a Ctrl-C arriving anywhere after it removes the file too
     try:
         os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # the umask applies, as to any new file
         _keep_mode(path, tmp)
-    except OSError as exc:
-        raise WriteError(path, exc) from None
-    try:
         yield tmp
         if durable:
             _flush_to_disk(tmp)
         os.replace(tmp, path)
     except BaseException as exc:
-        _remove(tmp)
+        if not isinstance(exc, FileExistsError):  # only O_EXCL raises it: that file is another writer's
+            _remove(tmp)
         if isinstance(exc, OSError):
             raise WriteError(path, exc) from None
         raise

@@ -115,6 +115,23 @@ def test_a_write_the_system_refuses_changes_nothing(target):
     assert (Path(target).read_bytes() if Path(target).exists() else None) == before
 
 
+@pytest.mark.parametrize("step", ["_keep_mode", "_flush_to_disk"])
+def test_ctrl_c_while_a_file_is_being_written_leaves_the_old_file_and_no_temporary_one(tmp_path, monkeypatch, step):
+    from ttr_core import files
+
+    target = tmp_path / "game.json"
+    target.write_text("the old record\n")
+
+    def interrupted(*_):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(files, step, interrupted)  # Ctrl-C just after the temporary file was made, or before the rename
+    with pytest.raises(KeyboardInterrupt):
+        write_atomically(target, "the new record\n")
+    assert target.read_text() == "the old record\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
 def test_simulate_out_on_a_full_disk(tmp_path):
     done = ttr("simulate", "--games", "2", "--players", "2", "--workers", "1", "--no-cache", "--out", "records",
                cwd=tmp_path, limit=LIMIT)
