@@ -80,7 +80,11 @@ def test_compare_json_gives_the_library_numbers_and_writes_the_plot(tmp_path):
 def test_compare_text_output(tmp_path):
     result = _run("compare", "--variant", "wor@2", "--variant", "wor@1", "--games", "2", "--workers", "1",
                   "--out", str(tmp_path), "--save-records")
-    assert "Winner changes:" in result.stdout and "ticket-leader" in result.stdout
+    # every line the comparison scored is in the table (the ticket-leader's only where a game had
+    # one leader: a tie at the top gives it to nobody, R-BON-2)
+    lines = compare.report(compare.compare(Target.parse("wor@2"), Target.parse("wor@1"), 2, 1))["lines"]
+    assert "Winner changes:" in result.stdout and "routes" in lines
+    assert all(f"│ {line}" in result.stdout for line in lines)
     assert len(list((tmp_path / "records").glob("*.json"))) == 2
 
 
