@@ -13,8 +13,10 @@ How it plays, turn by turn:
   its own, weighted by length, its own at 0, :mod:`ttr_bots.route_graph`; tickets by points, each
   reusing what the plan has already chosen), within a train budget. A ticket that the free routes can no longer
   join may be saved by stations borrowing other players' routes (where the variant has them).
-  The plan is recomputed only when the board, its tickets, trains or stations changed;
-* **cards**: it draws the colours the plan still lacks from the open row, else blind;
+  The plan is recomputed only when the board, its tickets, trains or stations changed, and near
+  the end around the cards in hand (a detour the hand can pay rather than a colour it lacks);
+* **cards**: it draws the colours the plan still lacks from the open row, else blind; near the
+  end, cards the plan does not need pay a long route for its points;
 * **claims**: the rules' own listing of its claims (``view.actions("claim-route")``), asked for
   only on a turn where the hand may pay a planned route. It claims planned routes as soon as it
   can pay them, longest first, paying with the cards the rest of the plan needs least; tunnels

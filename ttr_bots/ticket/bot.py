@@ -13,8 +13,8 @@ from ttr_core.seat_view import SeatView
 from ttr_bots.route_graph import BoardIndex
 from ttr_bots.ticket.cards import card_to_draw
 from ttr_bots.ticket.claiming import (
-    cheapest_payment, claim_for_points, claims_of, controller_claim, fallback, last_turn_action, listing, may_pay,
-    station_to_build, worth_trying,
+    cheapest_payment, claim_for_points, claim_with_spare_cards, claims_of, controller_claim, fallback, last_turn_action,
+    listing, may_pay, station_to_build, worth_trying,
 )
 from ttr_bots.ticket.planner import Planner
 from ttr_bots.ticket.planning import TRAIN_RESERVE, Plan, best_offer, safe_to_draw_tickets, time_budget
@@ -115,7 +115,8 @@ class TicketBot:
         """The action opening the seat's turn: the first of :meth:`style_move`; on the last turn,
         the action worth most points; a station the plan asks for; :meth:`claim_along_plan`; a
         controller's build along the plan; with the plan done, new tickets if safe or a claim for
-        points; :meth:`draw_cards`; anything else. Each kind of action is listed only if this
+        points, else near the end a claim with the cards the plan does not need
+        (:func:`~ttr_bots.ticket.claiming.claim_with_spare_cards`); :meth:`draw_cards`; anything else. Each kind of action is listed only if this
         turn asks for it (:func:`~ttr_bots.ticket.claiming.listing`)."""
         first = self.style_move(board, seen, view)
         if first is not None:
@@ -143,6 +144,12 @@ class TicketBot:
             extra = claim_for_points(board, seen, claims)
             if extra is not None:
                 return extra
+        else:
+            planner = self.planner
+            spare = claim_with_spare_cards(board, seen, plan, planner.color_needs(board, seen, plan),
+                                           planner.free_planned(board, seen, plan).routes, claims)
+            if spare is not None:
+                return spare
         if view.actions("draw-card"):
             return self.draw_cards(board, seen, view.actions("draw-card"), second=False)
         if claims:

@@ -110,3 +110,30 @@ def _add_grey_needs(hand: Mapping[str, int], needs: dict[str, int], grey: list[R
         i = spare.index(max(spare))
         spare[i] -= r.length - r.ferry
         needs[COLORS[i]] = needs.get(COLORS[i], 0) + r.length - r.ferry
+
+
+def cards_lacking(route: Route, seen: Seen) -> int:
+    """How many more cards the hand needs to pay ``route``: its colour's cards (any one colour's
+    for grey) and locomotives count, a ferry's marks take locomotives only (R-ROUTE-2..3, R-FER-1)."""
+    hand = seen.hand
+    locos = hand.get(LOCOMOTIVE, 0)
+    held = seen.most_of_a_color if route.color == GRAY else hand.get(route.color, 0)
+    ferry = route.ferry
+    return max(0, ferry - locos) + max(0, route.length - ferry - held - max(0, locos - ferry))
+
+
+def cards_missing(needs: Mapping[str, int], seen: Seen) -> int:
+    """How many cards the hand lacks for the colour ``needs`` (:func:`color_needs`): the colours
+    it is short of, less the locomotives that may stand in for them."""
+    hand = seen.hand
+    short = sum([max(0, n - hand.get(c, 0)) for c, n in needs.items() if c != LOCOMOTIVE])
+    return max(0, short + needs.get(LOCOMOTIVE, 0) - hand.get(LOCOMOTIVE, 0))
+
+
+def spare_cards(needs: Mapping[str, int], seen: Seen) -> tuple[dict[str, int], int]:
+    """The cards of the hand the colour ``needs`` do not ask for: by colour, and the locomotives
+    left once they have stood in for every colour the hand is short of."""
+    hand = seen.hand
+    spare = {c: n - needs.get(c, 0) for c, n in hand.items() if c != LOCOMOTIVE and n > needs.get(c, 0)}
+    short = sum([max(0, n - hand.get(c, 0)) for c, n in needs.items() if c != LOCOMOTIVE])
+    return spare, max(0, hand.get(LOCOMOTIVE, 0) - needs.get(LOCOMOTIVE, 0) - short)

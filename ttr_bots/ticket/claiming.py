@@ -19,6 +19,7 @@ from ttr_core.network import DisjointSets
 from ttr_core.seat_view import SeatView
 from ttr_bots.legal_by_kind import Listing
 from ttr_bots.route_graph import BoardIndex, pair as _pair
+from ttr_bots.ticket.cards import spare_cards
 from ttr_bots.ticket.planning import Plan
 from ttr_bots.ticket.seen import Seen
 
@@ -126,6 +127,46 @@ def claim_for_points(board: Board, seen: Seen, claims: Sequence[Action]) -> Acti
     if not may_pay(seen, [r for r in board.routes if r.index not in seen.owner]):
         return None
     return max(claims, key=key) if claims else None
+
+
+#: Near the end (every other player down to this many trains, R-END-1), cards the plan does not
+#: need pay routes of at least ``SPARE_CLAIM_LENGTH`` for their points instead of waiting in the
+#: hand: measured against three ticket bots (bench/data/bot-strength-runs.jsonl), shorter routes
+#: or an earlier start cost more tickets than their points bring.
+SPARE_CLAIM_TRAINS = 8
+SPARE_CLAIM_LENGTH = 4
+
+
+def claim_with_spare_cards(board: Board, seen: Seen, plan: Plan, needs: Mapping[str, int], planned: Sequence[Route],
+                           claims: Sequence[Action]) -> Action | None:
+    """Near the end, with the plan unfinished: the longest route off the plan (``planned``: its
+    free routes) that the cards its colour ``needs`` leave pay, with the trains it leaves too; a
+    tunnel only with a card to spare for its extra (R-TUN-2). ``claims`` (the rules' listing) are
+    asked for only if some route could be paid so."""
+    trains = seen.trains - plan.cost
+    if seen.min_other_trains > SPARE_CLAIM_TRAINS or trains < SPARE_CLAIM_LENGTH:
+        return None
+    spare, locos = spare_cards(needs, seen)
+    most = max(spare.values(), default=0) + locos
+    on_plan = {r.index for r in planned}
+    if not any(SPARE_CLAIM_LENGTH <= r.length <= min(trains, most) and r.index not in seen.owner and r.index not in on_plan
+               for r in board.routes):
+        return None
+    on_plan_ids = {r.id for r in planned}
+    best: tuple[tuple, Action] | None = None
+    for c in claims:
+        if c.route in on_plan_ids:
+            continue
+        route = board.routes[board.route_index[c.route]]
+        colored = route.length - c.locomotives + 2 * c.triples  # (a triple's three cards pay one space)
+        if not SPARE_CLAIM_LENGTH <= route.length <= trains or c.locomotives > locos or colored > spare.get(c.color, 0):
+            continue
+        if route.tunnel and spare.get(c.color, 0) - colored + locos - c.locomotives < 1:
+            continue
+        key = (route.length, -c.locomotives, c.route, c.color or "")
+        if best is None or key > best[0]:
+            best = (key, c)
+    return None if best is None else best[1]
 
 
 def last_turn_action(board: Board, index: BoardIndex, seen: Seen, claims: Sequence[Action], builds: Sequence[Action]) -> Action | None:

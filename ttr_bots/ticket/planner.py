@@ -16,9 +16,11 @@ from ttr_core.actions import Action
 from ttr_core.board import Board
 from ttr_bots.route_graph import BoardIndex, RouteGraph
 from ttr_bots.ticket import planning
-from ttr_bots.ticket.cards import color_needs
+from ttr_bots.ticket.cards import cards_lacking, cards_missing, color_needs
 from ttr_bots.ticket.claiming import claims_of, could_pay
-from ttr_bots.ticket.planning import FreePlanned, Plan, Searches, build_graph, still_valid
+from ttr_bots.ticket.planning import (
+    LACKING_CARD_WEIGHT, LATE_TRAINS, FreePlanned, Plan, Searches, build_graph, still_valid,
+)
 from ttr_bots.ticket.seen import RouteOwners, Seen
 
 
@@ -96,11 +98,41 @@ class Planner:
 
     def for_turn(self, board: Board, seen: Seen, claims: Sequence[Action]) -> Plan:
         """The plan at the start of a turn: :meth:`current`, made again around the planned routes
-        that ``claims`` (the rules' listing, asked for only if needed) show closed to the seat."""
+        that ``claims`` (the rules' listing, asked for only if needed) show closed to the seat,
+        and near the end around the cards in hand (:meth:`around_the_hand`)."""
         plan = self.current(board, seen)
         if self._learn_blocked(board, seen, plan, claims):
             plan = self.current(board, seen)
+        if plan.pairs and seen.min_other_trains <= LATE_TRAINS:
+            plan = self.around_the_hand(board, seen, plan)
         return plan
+
+    def around_the_hand(self, board: Board, seen: Seen, plan: Plan) -> Plan:
+        """Near the end, a plan whose free routes the hand lacks cards for, planned again with
+        each card lacking for a route weighing ``LACKING_CARD_WEIGHT`` trains: taken instead if it
+        completes every ticket ``plan`` does within the trains left and lacks fewer cards (a
+        detour the hand can pay beats waiting for a colour that may not come before the end).
+        Kept from then on as any plan is, while it holds."""
+        missing = cards_missing(self.color_needs(board, seen, plan), seen)
+        if not missing:
+            return plan
+        index = self.board_index(board)
+        owner = seen.owner
+        extra = {r.index: LACKING_CARD_WEIGHT * n for r in board.routes
+                 if r.index not in owner and (n := cards_lacking(r, seen))}
+        graph = build_graph(board, seen, self.blocked, self.route_weights(), index, extra)
+        other = self.plan_tickets(board, graph, seen, seen.tickets, float("inf"), {})
+        other = still_valid(index, seen, other, self.blocked)  # (its cost in trains, or None past them)
+        if (
+            other is None or other.pairs == plan.pairs or other.stations != plan.stations
+            or len(other.dropped) > len(plan.dropped)
+            or not {*plan.planned, *plan.done} <= {*other.planned, *other.done}
+            or cards_missing(color_needs(seen, FreePlanned.of(index, seen, other)), seen) >= missing
+        ):
+            return plan
+        self._plan, self._checked, self._free = other, (other, (seen.trains, seen.station_cities)), None
+        self._plan_seen = (seen, len(self.blocked))
+        return other
 
     def current(self, board: Board, seen: Seen) -> Plan:
         """The plan, recomputed only when it no longer holds: new tickets, stations or blocked

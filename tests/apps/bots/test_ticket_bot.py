@@ -220,6 +220,56 @@ def test_builds_a_station_that_saves_a_ticket():
     assert testing.breakdown(game, 0)["completed"] == ["Edinburgh-Paris"], result
 
 
+def _one_route_short_of_denver_pittsburgh(hand: dict[str, int], others_trains: int) -> Game:
+    """usa, 2 players: seat 0 holds Denver-Pittsburgh with Chicago-Omaha and Chicago-Pittsburgh
+    its own, so the shortest way left is Denver-Omaha (purple, 4); seat 1 has ``others_trains``
+    trains left (R-END-1: the end is that near)."""
+    game = testing.keep_all_starting_tickets(testing.new_game("usa", 2, seed=4))
+    testing.set_tickets(game, 0, ["Denver-Pittsburgh"])
+    for route in ("Chicago-Omaha", "Chicago-Pittsburgh/black"):
+        testing.give_route(game, 0, route)
+    testing.set_hand(game, 0, hand)
+    testing.set_trains(game, 1, others_trains)
+    return game
+
+
+def test_far_from_the_end_it_waits_for_the_colour_of_the_shortest_way():
+    game = _one_route_short_of_denver_pittsburgh({"black": 5}, others_trains=40)
+    assert TicketBot(4, 0).choose(game.seat_view(0)).kind == "draw-card"
+
+
+def test_near_the_end_it_takes_a_detour_its_hand_can_pay_instead_of_waiting_for_a_colour():
+    # no purple for Denver-Omaha; five black pay Denver-Kansas City (black, 4) and Kansas City-Omaha (grey, 1)
+    game = _one_route_short_of_denver_pittsburgh({"black": 5}, others_trains=10)
+    action = TicketBot(4, 0).choose(game.seat_view(0))
+    assert action == ClaimRoute("Denver-Kansas City/black", "black", 0, 0)
+    game.apply(0, action)
+    testing.set_turn(game, 0)
+    game.apply(0, TicketBot(4, 0).choose(game.seat_view(0)))
+    testing.score_now(game)
+    assert testing.breakdown(game, 0)["completed"] == ["Denver-Pittsburgh"]
+
+
+def test_near_the_end_it_spends_cards_its_plan_does_not_need_on_a_long_route():
+    # the plan still lacks two purple for Denver-Omaha; the six yellow pay a 6-long route
+    # (Helena-Seattle is yellow, Sault St. Marie-Winnipeg grey)
+    hand = {"purple": 2, "yellow": 6}
+    early = _one_route_short_of_denver_pittsburgh(hand, others_trains=20)
+    assert TicketBot(4, 0).choose(early.seat_view(0)).kind == "draw-card"
+    late = _one_route_short_of_denver_pittsburgh(hand, others_trains=8)
+    action = TicketBot(4, 0).choose(late.seat_view(0))
+    assert action.kind == "claim-route" and (action.color, action.locomotives) == ("yellow", 0)
+    assert action.route in ("Helena-Seattle", "Sault St. Marie-Winnipeg")
+    late.apply(0, action)
+    assert late.seat_view(0).hand.get("purple") == 2  # what the plan needs is still in hand
+
+
+def test_near_the_end_it_keeps_the_cards_its_plan_needs():
+    # the six purple are all the plan's: two pay Denver-Omaha with the locomotives, none go to a long route
+    game = _one_route_short_of_denver_pittsburgh({"purple": 2, "locomotive": 2, "yellow": 3}, others_trains=8)
+    assert TicketBot(4, 0).choose(game.seat_view(0)) == ClaimRoute("Denver-Omaha", "purple", 2, 0)
+
+
 # --- how well it plays --------------------------------------------------------------------------------
 
 
