@@ -17,7 +17,7 @@ from ttr_core.board import Board
 from ttr_bots.route_graph import BoardIndex, RouteGraph
 from ttr_bots.ticket import planning
 from ttr_bots.ticket.cards import cards_lacking, cards_missing, color_needs
-from ttr_bots.ticket.claiming import claims_of, could_pay
+from ttr_bots.ticket.claiming import claims_of, could_pay, may_pay
 from ttr_bots.ticket.planning import (
     LACKING_CARD_WEIGHT, LATE_TRAINS, FreePlanned, Plan, Searches, build_graph, still_valid,
 )
@@ -99,11 +99,12 @@ class Planner:
     def for_turn(self, board: Board, seen: Seen, claims: Sequence[Action]) -> Plan:
         """The plan at the start of a turn: :meth:`current`, made again around the planned routes
         that ``claims`` (the rules' listing, asked for only if needed) show closed to the seat,
-        and near the end around the cards in hand (:meth:`around_the_hand`)."""
+        and near the end, when the hand can pay none of its routes, around the cards in hand
+        (:meth:`around_the_hand`)."""
         plan = self.current(board, seen)
         if self._learn_blocked(board, seen, plan, claims):
             plan = self.current(board, seen)
-        if plan.pairs and seen.min_other_trains <= LATE_TRAINS:
+        if plan.pairs and seen.min_other_trains <= LATE_TRAINS and not may_pay(seen, self.free_planned(board, seen, plan).routes):
             plan = self.around_the_hand(board, seen, plan)
         return plan
 
