@@ -137,7 +137,7 @@ class GameFacts:
     exhausted_at: int | None  # the first turn after which deck and discard were both empty
     played: Scored
     rescored: tuple[Scored, ...] = ()  # under the targets asked of :func:`game_facts`
-    table: TableTrouble = TableTrouble()  # the open row's reset limit, locomotives left face up, seats stuck
+    table: TableTrouble = TableTrouble()  # the open row's reset limit, rows left needing a reset, seats stuck
     tickets_offered: tuple[int, ...] = ()  # per seat: tickets offered to it (start and draws)
     tickets_kept: tuple[int, ...] = ()  # per seat: of those, kept
     record: str = attrs.field(default="", repr=False)
@@ -467,7 +467,7 @@ def failure_figures(games: Sequence[GameFacts]) -> dict[str, Any]:
         "resignations": counted(resigned),
         "turn_cap": {"actions": TURN_CAP_ACTIONS, "games": 0,
                      "note": "a game still running at the cap stops the run with an error naming its seed"},
-        **table_watch.failure_figures(games),  # R-ROW-3's limit, locomotives left face up, seats stuck
+        **table_watch.failure_figures(games),  # R-ROW-3's limit, rows left needing a reset, seats stuck
     }
 
 

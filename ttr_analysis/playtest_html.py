@@ -388,7 +388,7 @@ FAILURES = (
     ("resignations", "games with a resignation"),
     ("open_row_reset_limit", "games in which the open row's reset limit was hit: the row left as dealt although a rule asked "
                              "for a reset (R-ROW-3)"),
-    ("locomotives_left_face_up", "games with a turn ending with 3 or more locomotives face up (R-ROW-2)"),
+    ("row_left_needing_reset", "games with a turn ending with a face-up row the rules would reset (R-ROW-2: 3 or more locomotives in usa, europe and wor)"),
     ("no_legal_action_but_passing", "players left with no legal action but passing (player-games, R-TURN-2)"),
 )
 

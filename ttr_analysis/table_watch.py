@@ -1,6 +1,7 @@
 """Rule failures at the table that only the course of a game shows: the open row's reset limit
-hit (R-ROW-3), turns ending with 3 or more locomotives face up, and seats left with no legal action
-but passing (R-TURN-2).
+hit (R-ROW-3), turns ending with a face-up row the rules in force would reset (in usa, europe and
+wor 3 or more locomotives, R-ROW-2; the rules asked through ``game.open_row_needs_reset``, so a
+variant's own trigger counts), and seats left with no legal action but passing (R-TURN-2).
 
 The known loophole of the published rules: in 2-player games where nobody takes locomotives, the
 deck ends up holding little else, and "3 face-up locomotives: discard and deal again" (R-ROW-2)
@@ -21,11 +22,7 @@ from typing import Any
 import attrs
 
 from ttr_analysis import stats
-from ttr_core.cards import LOCOMOTIVE
 from ttr_core.game import Game
-
-#: a turn ending with this many locomotives face up is reported (R-ROW-2's trigger in usa, europe and wor)
-LOCOMOTIVES_LEFT = 3
 
 
 @attrs.frozen
@@ -35,8 +32,8 @@ class TableTrouble:
 
     reset_limits: int = 0  # times the reset limit left the row as dealt (R-ROW-3)
     first_reset_limit: int | None = None  # the action after which it first happened
-    locomotive_turns: int = 0  # turns that ended with LOCOMOTIVES_LEFT or more locomotives face up
-    first_locomotive_turn: int | None = None
+    unreset_turns: int = 0  # turns that ended with a row the rules would reset (R-ROW-2) left face up
+    first_unreset_turn: int | None = None
     first_pass: tuple[int | None, ...] = ()  # per seat: the action of its first pass, None if it never passed
 
 
@@ -48,8 +45,8 @@ class TableWatch:
         self.turn = game.turn
         self.limits = 0
         self.first_limit: int | None = None
-        self.loco_turns = 0
-        self.first_loco: int | None = None
+        self.unreset_turns = 0
+        self.first_unreset: int | None = None
         self.first_pass: list[int | None] = [None] * len(game.names)
         self._limits_now(game)  # the deal itself may hit the limit
 
@@ -68,13 +65,13 @@ class TableWatch:
             self.first_pass[seat] = self.actions  # passing is legal only when nothing else is (R-TURN-2)
         if game.turn > self.turn:
             self.turn = game.turn
-            if game.seat_view(0).open_row.count(LOCOMOTIVE) >= LOCOMOTIVES_LEFT:
-                self.loco_turns += 1
-                if self.first_loco is None:
-                    self.first_loco = self.actions
+            if game.open_row_needs_reset():
+                self.unreset_turns += 1
+                if self.first_unreset is None:
+                    self.first_unreset = self.actions
 
     def trouble(self) -> TableTrouble:
-        return TableTrouble(self.limits, self.first_limit, self.loco_turns, self.first_loco, tuple(self.first_pass))
+        return TableTrouble(self.limits, self.first_limit, self.unreset_turns, self.first_unreset, tuple(self.first_pass))
 
 
 def _share(k: int, n: int) -> dict[str, Any]:
@@ -87,15 +84,15 @@ def failure_figures(games: Sequence[Any]) -> dict[str, Any]:
     with an example game's seed and the action number in its record."""
     n = len(games)
     limited = [g for g in games if g.table.reset_limits]
-    loco = [g for g in games if g.table.locomotive_turns]
+    unreset = [g for g in games if g.table.unreset_turns]
     stuck = [(g, a) for g in games for a in g.table.first_pass if a is not None]
     return {
         "open_row_reset_limit": {**_share(len(limited), n), "times": sum(g.table.reset_limits for g in games),
                                  "example": limited[0].seed if limited else None,
                                  "action": limited[0].table.first_reset_limit if limited else None},
-        "locomotives_left_face_up": {**_share(len(loco), n), "turns": sum(g.table.locomotive_turns for g in games),
-                                     "threshold": LOCOMOTIVES_LEFT, "example": loco[0].seed if loco else None,
-                                     "action": loco[0].table.first_locomotive_turn if loco else None},
+        "row_left_needing_reset": {**_share(len(unreset), n), "turns": sum(g.table.unreset_turns for g in games),
+                                   "example": unreset[0].seed if unreset else None,
+                                   "action": unreset[0].table.first_unreset_turn if unreset else None},
         "no_legal_action_but_passing": {**_share(len(stuck), n * games[0].players),
                                         "example": stuck[0][0].seed if stuck else None,
                                         "action": stuck[0][1] if stuck else None},

@@ -1,6 +1,7 @@
 """The known loophole among a playtest's rule failures: a deck holding only locomotives, so that
 every row dealt asks for a reset (R-ROW-2) and the reset limit (R-ROW-3) leaves it as dealt; turns
-ending with 3 or more locomotives face up; players with no legal action but passing (R-TURN-2).
+ending with a row the rules would reset left face up (here 3 or more locomotives); players with no
+legal action but passing (R-TURN-2).
 
 The situation is reached through the game's seeded setup alone: a house variant of the tiny map
 whose deck has no coloured cards (tests/data/tiny-locomotives.toml). The counts the report gives
@@ -11,13 +12,18 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 from click.testing import CliRunner
 from usa_kit import DATA
 
+from ttr_analysis.table_watch import TableWatch
 from ttr_bots import play_game
 from ttr_cli.main import main
 from ttr_core import variant
+from ttr_core.game import Game
+from ttr_kit import testing
+from ttr_plugins.claiming import ClaimRoute
 
 GAMES = 3
 
@@ -68,16 +74,36 @@ def test_a_locomotive_only_deck_hits_the_reset_limit_and_is_reported(report):
     assert (limit["k"], limit["n"]) == (GAMES, GAMES)
     assert limit["times"] == sum(g["game"].open_row_resets[1] for g in games)
     assert (limit["example"], limit["action"]) == (1, 0)
-    loco = fails["locomotives_left_face_up"]
+    loco = fails["row_left_needing_reset"]
     assert loco["k"] == sum(1 for g in games if g["loco_turns"]) and loco["turns"] == sum(g["loco_turns"] for g in games)
     assert loco["turns"] > 0 and (loco["example"], loco["action"]) == (1, games[0]["first_loco"])
     stuck = fails["no_legal_action_but_passing"]
     assert (stuck["k"], stuck["n"]) == (sum(len(g["passes"]) for g in games), 2 * GAMES)
     assert stuck["action"] == min(games[0]["passes"].values())
     # on the page: the counts as in the JSON, and the example record to replay, with the action
-    for key in ("open_row_reset_limit", "locomotives_left_face_up", "no_legal_action_but_passing"):
+    for key in ("open_row_reset_limit", "row_left_needing_reset", "no_legal_action_but_passing"):
         assert f"""data-figure='{json.dumps(["counts", "2", "variant", "failures", key])}'""".replace('"', "&quot;") in html
     assert "reset limit was hit" in html and "R-ROW-3" in html
     assert "seed 1, at the deal (before action 1): <code>ttr replay records/tiny-locomotives-v1-2p-seed1.json</code>" in html
     assert f"seed 1, after action {loco['action']}" in html
     assert (out / "records" / "tiny-locomotives-v1-2p-seed1.json").exists()
+
+
+def _turn_ending_with_three_locomotives_face_up(ruleset) -> TableWatch:
+    """A usa game of ``ruleset`` whose first turn, a claim, ends with 3 locomotives face up."""
+    game = testing.keep_all_starting_tickets(Game(ruleset, ["P1", "P2"], 1))
+    watch = TableWatch(game)
+    (seat,) = game.to_act()
+    testing.set_open_row(game, ["locomotive", "locomotive", "locomotive", "red", "blue"])
+    testing.set_hand(game, seat, {"blue": 2})
+    game.apply(seat, ClaimRoute("Denver-Santa Fe", "blue", 0, 0))
+    watch.after(game, seat, "claim-route")
+    return watch
+
+
+def test_a_row_left_face_up_counts_where_the_rules_in_force_would_reset_it():
+    usa = variant.load("usa")
+    assert _turn_ending_with_three_locomotives_face_up(usa).trouble().unreset_turns == 1  # R-ROW-2: 3 locomotives
+    open_row = usa.configs["open-row"]
+    four = usa.with_configs({"open-row": attrs.evolve(open_row, reset_locomotives=4)})
+    assert _turn_ending_with_three_locomotives_face_up(four).trouble().unreset_turns == 0  # its rules reset at 4
