@@ -122,6 +122,21 @@ def cards_lacking(route: Route, seen: Seen) -> int:
     return max(0, ferry - locos) + max(0, route.length - ferry - held - max(0, locos - ferry))
 
 
+def cards_lacking_by_route(routes: Sequence[Route], seen: Seen) -> dict[int, int]:
+    """:func:`cards_lacking` of each of ``routes`` the hand cannot pay yet, by route index; what
+    the hand pays of a colour's route is worked out once per colour."""
+    hand = seen.hand
+    locos = hand.get(LOCOMOTIVE, 0)
+    pays = {c: hand.get(c, 0) + locos for c in COLORS}
+    pays[GRAY] = seen.most_of_a_color + locos
+    lacking = {}
+    for r in routes:
+        n = cards_lacking(r, seen) if r.ferry else r.length - pays[r.color]
+        if n > 0:
+            lacking[r.index] = n
+    return lacking
+
+
 def cards_missing(needs: Mapping[str, int], seen: Seen) -> int:
     """How many cards the hand lacks for the colour ``needs`` (:func:`color_needs`): the colours
     it is short of, less the locomotives that may stand in for them."""

@@ -16,7 +16,7 @@ from ttr_core.actions import Action
 from ttr_core.board import Board
 from ttr_bots.route_graph import BoardIndex, RouteGraph
 from ttr_bots.ticket import planning
-from ttr_bots.ticket.cards import cards_lacking, cards_missing, color_needs
+from ttr_bots.ticket.cards import cards_lacking_by_route, cards_missing, color_needs
 from ttr_bots.ticket.claiming import claims_of, could_pay, may_pay
 from ttr_bots.ticket.planning import (
     LACKING_CARD_WEIGHT, LATE_TRAINS, FreePlanned, Plan, Searches, build_graph, still_valid,
@@ -119,8 +119,8 @@ class Planner:
             return plan
         index = self.board_index(board)
         owner = seen.owner
-        extra = {r.index: LACKING_CARD_WEIGHT * n for r in board.routes
-                 if r.index not in owner and (n := cards_lacking(r, seen))}
+        lacking = cards_lacking_by_route([r for r in board.routes if r.index not in owner], seen)
+        extra = {r: LACKING_CARD_WEIGHT * n for r, n in lacking.items()}
         graph = build_graph(board, seen, self.blocked, self.route_weights(), index, extra)
         other = self.plan_tickets(board, graph, seen, seen.tickets, float("inf"), {})
         other = still_valid(index, seen, other, self.blocked)  # (its cost in trains, or None past them)
