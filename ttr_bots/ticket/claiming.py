@@ -131,7 +131,7 @@ def claim_for_points(board: Board, seen: Seen, claims: Sequence[Action]) -> Acti
 
 #: Near the end (every other player down to this many trains, R-END-1), cards the plan does not
 #: need pay routes of at least ``SPARE_CLAIM_LENGTH`` for their points instead of waiting in the
-#: hand: measured against three ticket bots (bench/data/bot-strength-runs.jsonl), shorter routes
+#: hand: measured against three ticket bots (bench/data/ticket-bot-end-experiments.jsonl), shorter routes
 #: or an earlier start cost more tickets than their points bring.
 SPARE_CLAIM_TRAINS = 8
 SPARE_CLAIM_LENGTH = 4

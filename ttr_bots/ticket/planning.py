@@ -34,7 +34,7 @@ CARDS_PER_TURN = 1.2
 #: Near the end (every other player down to this many trains, R-END-1) the cards still to draw
 #: matter more than the trains: a plan whose routes the hand lacks cards for is planned again
 #: around the hand, each card it lacks for a route weighing this many trains. Measured against
-#: three ticket bots on 600 4-player games each (bench/data/bot-strength-runs.jsonl): seats ending
+#: three ticket bots on 600 4-player games each (bench/data/ticket-bot-end-experiments.jsonl): seats ending
 #: with 10+ trains and 10+ cards fell from 13% to 5% on wor, 12% to 4% on usa, at the same score.
 LATE_TRAINS = 12
 LACKING_CARD_WEIGHT = 6
