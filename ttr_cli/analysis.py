@@ -141,7 +141,10 @@ class RecordSaver:
     file whole or not at all), so that an interrupted run keeps the games it finished."""
 
     def __init__(self, folder: Path | None):
-        self.folder, self.saved = folder, 0
+        self.folder = folder
+        self._written = 0
+        #: the file being written, and the inode it had before (None: there was none)
+        self._writing: tuple[Path, int | None] | None = None
 
     def __call__(self, games) -> None:
         if self.folder is None:
@@ -149,8 +152,27 @@ class RecordSaver:
         make_folder(self.folder)
         for g in games:  # one at a time, so that the count is right whenever Ctrl-C comes
             if g.record is not None:
-                write_atomically(self.folder / compare_mod.record_name(g), g.record)
-                self.saved += 1
+                path = self.folder / compare_mod.record_name(g)
+                self._writing = (path, _inode(path))
+                write_atomically(path, g.record)
+                self._written += 1
+                self._writing = None
+
+    @property
+    def saved(self) -> int:
+        """The records written whole. A Ctrl-C may come after a file's rename and before it was
+        counted: the file then holds another inode than before, the new record's."""
+        if self._writing is None:
+            return self._written
+        path, before = self._writing
+        return self._written + (_inode(path) not in (None, before))
+
+
+def _inode(path: Path) -> int | None:
+    try:
+        return path.stat().st_ino
+    except FileNotFoundError:
+        return None
 
 
 class _Finished:

@@ -132,6 +132,32 @@ def test_ctrl_c_while_a_file_is_being_written_leaves_the_old_file_and_no_tempora
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
 
 
+@pytest.mark.parametrize("renamed", [True, False], ids=["after-the-rename", "before-the-rename"])
+def test_records_saved_count_what_is_in_the_folder_whenever_ctrl_c_comes(tmp_path, monkeypatch, renamed):
+    from types import SimpleNamespace
+
+    from ttr_cli import analysis
+
+    games = [SimpleNamespace(seed=s, record=f"record {s}\n", played=SimpleNamespace(variant="usa", version=1))
+             for s in (1, 2)]
+    (tmp_path / "usa-v1-seed2.json").write_text("a record of an earlier run\n")
+    real = analysis.write_atomically
+
+    def write_then_ctrl_c(path, content):
+        if path.name == "usa-v1-seed2.json":
+            if renamed:
+                real(path, content)  # the file is in place; the Ctrl-C comes before it is counted
+            raise KeyboardInterrupt
+        real(path, content)
+
+    monkeypatch.setattr(analysis, "write_atomically", write_then_ctrl_c)
+    saver = analysis.RecordSaver(tmp_path)
+    with pytest.raises(KeyboardInterrupt):
+        saver(games)
+    new = [p for p in tmp_path.iterdir() if not p.read_text().startswith("a record of an earlier run")]
+    assert saver.saved == len(new) == (2 if renamed else 1)
+
+
 def test_simulate_out_on_a_full_disk(tmp_path):
     done = ttr("simulate", "--games", "2", "--players", "2", "--workers", "1", "--no-cache", "--out", "records",
                cwd=tmp_path, limit=LIMIT)
