@@ -141,8 +141,7 @@ def cards_missing(needs: Mapping[str, int], seen: Seen) -> int:
     """How many cards the hand lacks for the colour ``needs`` (:func:`color_needs`): the colours
     it is short of, less the locomotives that may stand in for them."""
     hand = seen.hand
-    short = sum([max(0, n - hand.get(c, 0)) for c, n in needs.items() if c != LOCOMOTIVE])
-    return max(0, short + needs.get(LOCOMOTIVE, 0) - hand.get(LOCOMOTIVE, 0))
+    return max(0, _colours_short(needs, hand) + needs.get(LOCOMOTIVE, 0) - hand.get(LOCOMOTIVE, 0))
 
 
 def spare_cards(needs: Mapping[str, int], seen: Seen) -> tuple[dict[str, int], int]:
@@ -150,5 +149,9 @@ def spare_cards(needs: Mapping[str, int], seen: Seen) -> tuple[dict[str, int], i
     left once they have stood in for every colour the hand is short of."""
     hand = seen.hand
     spare = {c: n - needs.get(c, 0) for c, n in hand.items() if c != LOCOMOTIVE and n > needs.get(c, 0)}
-    short = sum([max(0, n - hand.get(c, 0)) for c, n in needs.items() if c != LOCOMOTIVE])
-    return spare, max(0, hand.get(LOCOMOTIVE, 0) - needs.get(LOCOMOTIVE, 0) - short)
+    return spare, max(0, hand.get(LOCOMOTIVE, 0) - needs.get(LOCOMOTIVE, 0) - _colours_short(needs, hand))
+
+
+def _colours_short(needs: Mapping[str, int], hand: Mapping[str, int]) -> int:
+    """The cards of the colours ``needs`` asks for that ``hand`` does not hold, locomotives aside."""
+    return sum([max(0, n - hand.get(c, 0)) for c, n in needs.items() if c != LOCOMOTIVE])

@@ -19,7 +19,7 @@ from ttr_core.network import DisjointSets
 from ttr_core.seat_view import SeatView
 from ttr_bots.legal_by_kind import Listing
 from ttr_bots.route_graph import BoardIndex, pair as _pair
-from ttr_bots.ticket.cards import spare_cards
+from ttr_bots.ticket.cards import cards_lacking, spare_cards
 from ttr_bots.ticket.planning import Plan
 from ttr_bots.ticket.seen import Seen
 
@@ -49,12 +49,7 @@ def may_pay(seen: Seen, routes: Iterable[Route]) -> list[Route]:
 def could_pay(route: Route, seen: Seen) -> bool:
     """Whether the hand holds the cards for ``route`` (a ferry's locomotives included, R-FER-1),
     trains aside."""
-    hand = seen.hand
-    locos = hand.get(LOCOMOTIVE, 0)
-    if locos < route.ferry:
-        return False
-    held = seen.most_of_a_color if route.color == GRAY else hand.get(route.color, 0)
-    return held + locos >= route.length
+    return cards_lacking(route, seen) == 0
 
 
 def worth_trying(board: Board, seen: Seen, planned: list[Action], payable: Sequence[Route], can_draw: Sized | bool) -> list[Action]:
