@@ -9,7 +9,7 @@ no view leaking (``testing.view_leaks``), and the record must replay, through it
 the same bytes.
 
 * ``test_soak_slice`` (default run, CI): the first 500 games of the plan, with the same checks
-  (measured: about 0.12 CPU-seconds a game, so some 30 s on CI's two cores).
+  (measured 2026-12-04: about 0.1 CPU-seconds a game, some 30 s on two cores).
 * ``test_soak_full`` (``-m soak``): the first 10,000 games, over ``TTR_SOAK_WORKERS`` processes
   (default: every core). Run it with ``python -m pytest -m soak -p no:cacheprovider tests/soak``.
 
@@ -28,16 +28,24 @@ import pytest
 
 from ttr_core import record, variant
 from ttr_kit import testing
-from ttr_bots import local_bots, names as bot_names, play_game
+from ttr_bots import bot_class, local_bots, names as bot_names, play_game
 from ttr_bots.search_bot import SearchBot
 
 SLICE = 500
 FULL = 10_000
 
-#: Bots that search play here with their smallest budget, under another name: a soak checks the
-#: rules under every kind of player, not the search's strength, and a full budget would make one
-#: game cost seconds (``tests/apps/bots/test_search_bot.py`` plays the default budget in every variant).
-SMALLEST_BUDGET = {"search": ("search-soak", SearchBot.with_budget(iterations=1))}
+
+
+def _smallest_budgets() -> dict[str, tuple[str, type]]:
+    """By installed bot that searches (every ``SearchBot``: ``search``, ``search-quick``), the
+    name and class it plays under here: one play-out a decision. A soak checks the rules under
+    every kind of player, not the search's strength, and a search budget makes one game cost
+    seconds (``tests/apps/bots/test_search_bot.py`` plays the default budget in every variant)."""
+    return {name: (f"{name}-soak", bot_class(name).with_budget(iterations=1))
+            for name in bot_names() if issubclass(bot_class(name), SearchBot)}
+
+
+SMALLEST_BUDGET = _smallest_budgets()
 #: ... and sit in one game of this many (every bot in turn), the others mixing the other bots.
 SEARCHING_EVERY = 10
 
