@@ -9,7 +9,7 @@ no view leaking (``testing.view_leaks``), and the record must replay, through it
 the same bytes.
 
 * ``test_soak_slice`` (default run, CI): the first 500 games of the plan, with the same checks
-  (measured 2026-12-04: about 0.1 CPU-seconds a game, some 30 s on two cores).
+  (measured 2026-12-04: about 0.1 CPU-seconds a game, some 25 s on two cores).
 * ``test_soak_full`` (``-m soak``): the first 10,000 games, over ``TTR_SOAK_WORKERS`` processes
   (default: every core). Run it with ``python -m pytest -m soak -p no:cacheprovider tests/soak``.
 
@@ -35,7 +35,6 @@ SLICE = 500
 FULL = 10_000
 
 
-
 def _smallest_budgets() -> dict[str, tuple[str, type]]:
     """By installed bot that searches (every ``SearchBot``: ``search``, ``search-quick``), the
     name and class it plays under here: one play-out a decision. A soak checks the rules under
@@ -46,7 +45,7 @@ def _smallest_budgets() -> dict[str, tuple[str, type]]:
 
 
 SMALLEST_BUDGET = _smallest_budgets()
-#: ... and sit in one game of this many (every bot in turn), the others mixing the other bots.
+#: Bots that search sit in one game of this many (every bot in turn), the others mixing the other bots.
 SEARCHING_EVERY = 10
 
 
