@@ -28,7 +28,7 @@ import pytest
 
 from ttr_core import record, variant
 from ttr_kit import testing
-from ttr_bots import bot_class, local_bots, names as bot_names, play_game
+from ttr_bots import bot_classes, local_bots, names as bot_names, play_game
 from ttr_bots.search_bot import SearchBot
 
 SLICE = 500
@@ -40,8 +40,9 @@ def _smallest_budgets() -> dict[str, tuple[str, type]]:
     name and class it plays under here: one play-out a decision. A soak checks the rules under
     every kind of player, not the search's strength, and a search budget makes one game cost
     seconds (``tests/apps/bots/test_search_bot.py`` plays the default budget in every variant)."""
-    return {name: (f"{name}-soak", bot_class(name).with_budget(iterations=1))
-            for name in bot_names() if issubclass(bot_class(name), SearchBot)}
+    names = bot_names()
+    return {name: (f"{name}-soak", cls.with_budget(iterations=1))
+            for name, cls in zip(names, bot_classes(names)) if issubclass(cls, SearchBot)}
 
 
 SMALLEST_BUDGET = _smallest_budgets()

@@ -367,7 +367,7 @@ def _kept_by(style: str, facts) -> dict[int, int]:
     "not shown: measured 2026-12-04 at 1b8ab4e, search-quick keeps +0.100 [+0.008, +0.192] tickets per game at "
     "50 points over seeds 1-200 but +0.035 [-0.041, +0.111] over seeds 1-400 (1,412 s, 2 workers): no reaction "
     "beyond chance. Its play-outs do not score keeping more tickets higher at 50 points, so its search has "
-    "nothing to react to; see the note on issue 34"))
+    "nothing to react to (docs/playtest.md)"))
 def test_the_search_bot_keeps_more_tickets_when_the_ticket_leader_bonus_is_50():
     """wor with ticket-leader.points = 50 against wor (10), 2 players, 400 seeds, --play: the search
     bot (``search-quick``, whose play-outs are scored by the rules in force) against the ticket bot,
