@@ -12,6 +12,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from types import MappingProxyType
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -436,8 +437,8 @@ def compare(targets, games, seed, players, bot_names, workers, scheduler, cache_
 
 
 #: the options that choose the games to play, which --records replaces
-_PLAY_OPTIONS = {"games": "--games", "seed": "--seed", "players": "--players", "bot_names": "--bots", "workers": "--workers",
-                 "scheduler": "--scheduler", "cache_dir": "--cache", "no_cache": "--no-cache"}
+_PLAY_OPTIONS = MappingProxyType({"games": "--games", "seed": "--seed", "players": "--players", "bot_names": "--bots", "workers": "--workers",
+                 "scheduler": "--scheduler", "cache_dir": "--cache", "no_cache": "--no-cache"})
 
 
 def _refuse_with_records(ctx: click.Context) -> None:

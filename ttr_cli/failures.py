@@ -22,6 +22,7 @@ import sys
 import traceback
 from collections.abc import Iterable
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import click
@@ -39,7 +40,7 @@ OK, CHECK_FAILED, BAD_INPUT, PORT_IN_USE, INTERRUPTED = 0, 1, 2, 3, 130
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 #: the ``code`` of a problem in ``--json`` output, and what it means
-CODES = {
+CODES = MappingProxyType({
     "variant-file": "a variant or map file is broken",
     "variant-package": "a package's ttr.variants entry point gives no variant file (the fix is in the message)",
     "record-file": "a game record or position file is broken, or does not reproduce",
@@ -53,7 +54,7 @@ CODES = {
     "check-failed": "a check found games that break the rules' invariants",
     "interrupted": "the command was interrupted (Ctrl-C)",
     "port-in-use": "ttr serve: the address is in use",
-}
+})
 
 
 class Failure(TTRError):

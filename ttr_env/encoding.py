@@ -106,16 +106,10 @@ class SeatViewData(Mapping):
         return len(self.whole())
 
 
-_CACHE: dict[tuple[int, int], tuple[Ruleset, Encoding]] = {}
-
-
 def encoding(ruleset: Ruleset, players: int) -> Encoding:
-    """The encoding of ``ruleset`` for ``players`` players, built once per ruleset object."""
-    key = (id(ruleset), players)
-    hit = _CACHE.get(key)
-    if hit is None or hit[0] is not ruleset:
-        hit = _CACHE[key] = (ruleset, Encoding(ruleset, players))
-    return hit[1]
+    """The encoding of ``ruleset`` for ``players`` players: a new one (a few milliseconds to
+    build; an environment builds its own once, and keeps it for every game it plays)."""
+    return Encoding(ruleset, players)
 
 
 def final_rewards(result: GameResult, mode: str) -> list[float]:

@@ -35,7 +35,7 @@ from ttr_server.limits import Admission, BodyLimit, HeaderLimit, NoStore, Securi
 from ttr_server.lobby import Lobby
 from ttr_server.moves import GamePageData
 from ttr_server.routes import actions, game_page, games, lobby as lobby_routes, pages, server, variants
-from ttr_server.routes.common import DATABASE_RETRY_AFTER, ERRORS
+from ttr_server.routes.common import DATABASE_RETRY_AFTER, errors
 from ttr_server.service import GameService
 from ttr_server.shared_limits import SharedSlots
 
@@ -99,7 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         lifespan=lifespan,
         # what any request may get, whatever its route: the body checks run before routing
-        responses={k: ERRORS[k] for k in (400, 413, 422)},
+        responses=errors(400, 413, 422),
     )
     # what the routers' dependencies hand their handlers (``routes/common.py``)
     app.state.settings = settings

@@ -13,6 +13,7 @@ is out of scope here.
 from __future__ import annotations
 
 import unicodedata
+from types import MappingProxyType
 from typing import Annotated
 
 from pydantic import AfterValidator, Field
@@ -21,9 +22,9 @@ MAX_LENGTH = 40
 
 #: Unicode categories a name may not hold: controls, formats (bidirectional overrides, zero-width
 #: characters), line and paragraph separators, unassigned and private-use code points, surrogates
-REFUSED_CATEGORIES = {"Cc": "a control character", "Cf": "an invisible formatting character",
+REFUSED_CATEGORIES = MappingProxyType({"Cc": "a control character", "Cf": "an invisible formatting character",
                       "Zl": "a line separator", "Zp": "a paragraph separator", "Cn": "an unassigned character",
-                      "Co": "a private-use character", "Cs": "a surrogate"}
+                      "Co": "a private-use character", "Cs": "a surrogate"})
 
 
 def checked_name(name: str) -> str:

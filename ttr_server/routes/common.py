@@ -4,6 +4,7 @@ parameters, and the app's parts handed to a handler as dependencies (``app.state
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Annotated
 
 from fastapi import Depends, Path, Request
@@ -26,9 +27,8 @@ class ErrorOut(BaseModel):
     reason: str
 
 
-ERRORS = {
-    status: {"model": ErrorOut, "description": text}
-    for status, text in (
+#: what each error status of the API means, as the routes document it (:func:`errors`)
+ERROR_TEXTS = MappingProxyType(dict((
         (400, "malformed request (a body that is not UTF-8 JSON, a bad Content-Length)"),
         (401, "missing or wrong seat token"),
         (404, "unknown game or variant"),
@@ -39,13 +39,12 @@ ERRORS = {
         (429, "a limit against abuse: too many games created, streams open or bot-only games running"),
         (431, "too many request header fields"),
         (503, "the database does not answer"),
-    )
-}
+    )))
 
 
 def errors(*codes: int) -> dict[int, dict]:
-    """The documented error responses of a route."""
-    return {k: ERRORS[k] for k in codes}
+    """The documented error responses of a route: new dicts, as FastAPI takes them."""
+    return {k: {"model": ErrorOut, "description": ERROR_TEXTS[k]} for k in codes}
 
 
 class In(BaseModel):

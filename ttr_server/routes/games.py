@@ -16,7 +16,7 @@ from ttr_core import record as records
 from ttr_server.errors import Rejected, TooMany
 from ttr_server.limits import client_address
 from ttr_server.names import PlayerName, clashing_names
-from ttr_server.routes.common import ERRORS, Admit, GameId, HubDep, In, NewGameIn, Service, Token, errors
+from ttr_server.routes.common import Admit, GameId, HubDep, In, NewGameIn, Service, Token, errors
 from ttr_server.service import GameService, Snapshot
 from ttr_server.shared_limits import REFRESH_EVERY
 from ttr_server.storage import Status
@@ -129,7 +129,7 @@ def game_record(game_id: GameId, service: Service):
     200: {"description": "Server-sent events: `change` with the public status (version, phase, to_act, "
                          "over) on every change; a client then reads its own view.",
           "content": {"text/event-stream": {"schema": {"type": "string"}}}},
-    404: ERRORS[404],
+    **errors(404),
 })
 async def events(game_id: GameId, request: Request, service: Service, hub: HubDep):
     """Follow a game: an event on every change, and one at once with the current status."""

@@ -8,6 +8,7 @@ re-issue (the new secret). Reading the lobby shows names and open seats, never a
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request, Response
@@ -17,9 +18,9 @@ from ttr_core import variant
 from ttr_core.errors import TTRError
 from ttr_server.lobby import LobbyGame
 from ttr_server.names import PlayerName
-from ttr_server.routes.common import ERRORS, Admit, GameId, In, LobbyDep, NewGameIn, Token
+from ttr_server.routes.common import ERROR_TEXTS, Admit, GameId, In, LobbyDep, NewGameIn, Token, errors
 
-SECRET = {"Cache-Control": "no-store"}  # a response with a secret in it is kept by no cache
+SECRET = MappingProxyType({"Cache-Control": "no-store"})  # a response with a secret in it is kept by no cache
 Seat = Annotated[int, Path(ge=0, le=9, description="A seat, from 0.")]
 
 router = APIRouter(prefix="/api/lobby", tags=["lobby"])
@@ -104,12 +105,12 @@ class ReissuedOut(BaseModel):
     invitation_url: str | None
 
 
-_REFUSALS = {
+_REFUSALS = MappingProxyType({
     401: "missing or wrong host token",
     403: "an invitation that is not this game's (or was replaced), or no invitation for a game that is not listed",
     404: "unknown game (in the lobby), variant or seat",
     409: "the invitation was used already, or every seat is taken",
-}
+})
 
 
 def lobby_game(g: LobbyGame) -> LobbyGameOut:
@@ -136,8 +137,7 @@ def _play_url(game_id: str, token: str | None) -> str | None:
 
 
 def _refusals(*codes: int) -> dict[int, dict[str, Any]]:
-    return {k: {"model": ERRORS[k]["model"], "description": _REFUSALS.get(k) or ERRORS[k]["description"]}
-            for k in codes}
+    return {k: {**error, "description": _REFUSALS.get(k) or ERROR_TEXTS[k]} for k, error in errors(*codes).items()}
 
 
 @router.get("", response_model=LobbyOut)
@@ -147,7 +147,7 @@ def listing(lobby: LobbyDep) -> LobbyOut:
 
 
 @router.post("", status_code=201, response_model=OpenedOut,
-             responses={**_refusals(404, 422), 403: ERRORS[403], 429: ERRORS[429]})
+             responses={**_refusals(404, 422), **errors(403, 429)})
 def open_game(body: OpenGameIn, request: Request, response: Response, lobby: LobbyDep, admit: Admit) -> OpenedOut:
     """Open a game: named people get their tokens here, bots play in the server, and each open seat
     (no name, no bot) an invitation link, taken once by whoever opens it. The game starts when
