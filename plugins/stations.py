@@ -345,7 +345,8 @@ class Stations(Plugin):
     @hookimpl
     def ttr_observation_values(self, board, view, seat):
         stations = view["rules"].get(NAME) or []
-        n, C = len(view["players"]), len(board.cities)
+        # one entry per seat: the rest of the view is built only if an answer reads it
+        n, C = len(stations) or len(view["players"]), len(board.cities)
         out = [0.0] * (C * (n + 1) + n)
         taken: dict[int, int] = {}
         for s, entry in enumerate(stations):

@@ -177,12 +177,13 @@ class Tickets(Plugin):
         return [ObservationPart("offer", largest * T, 1, f"{largest} offer positions x one-hot of {T} tickets", after="tickets")]
 
     @hookimpl
-    def ttr_observation_values(self, board, view):
-        offered = view["rules"].get("tickets_on_offer") or ()
+    def ttr_observation_values(self, board, seat_view):
+        decision = seat_view.decision
+        offered = decision.offered if isinstance(decision, ChooseTickets) else ()  # map ticket indices
         T = len(board.tickets)
         out = [0.0] * (len(offered) * T)
         for pos, ticket in enumerate(offered):
-            out[pos * T + board.ticket_index[ticket]] = 1.0
+            out[pos * T + ticket] = 1.0
         return {"offer": out}
 
     # --- the end: which tickets are completed ------------------------------------------------

@@ -192,22 +192,20 @@ class Tunnels(Plugin):
         )]
 
     @hookimpl
-    def ttr_observation_values(self, board, cards, view, seat):
-        decision = view["players"][seat]["decision"]
-        if not decision or "extra" not in decision or decision.get("route") not in board.route_index:
+    def ttr_observation_values(self, board, cards, seat_view):
+        decision = seat_view.decision
+        if not isinstance(decision, TunnelExtra) or decision.route not in board.route_index:
             return None
         R, K = len(board.routes), len(cards.names)
         out = [0.0] * (R + len(COLORS) + 1 + 2 + 2 * K)
-        out[board.route_index[decision["route"]]] = 1
-        color = decision.get("color")
-        out[R + (COLORS.index(color) if color in COLORS else len(COLORS))] = 1
+        out[board.route_index[decision.route]] = 1
+        out[R + (COLORS.index(decision.color) if decision.color in COLORS else len(COLORS))] = 1
         at = R + len(COLORS) + 1
-        out[at] = decision["extra"]
-        out[at + 1] = bool(decision.get("locomotives_only"))
-        for i, key in enumerate(("base", "revealed")):
-            for card in decision.get(key) or ():
-                if card in cards.index:
-                    out[at + 2 + i * K + cards.index[card]] += 1
+        out[at] = decision.extra
+        out[at + 1] = decision.locomotives_only
+        for i, held in enumerate((decision.base, decision.revealed)):  # card ids
+            for card in held:
+                out[at + 2 + i * K + card] += 1
         return {"tunnel": out}
 
 

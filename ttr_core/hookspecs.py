@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from ttr_core.game import Game
     from ttr_core.observing import ObservationPart
     from ttr_core.scoring import Bonus, Highlight, PlayerScore, TicketOutcome, Winners
+    from ttr_core.seat_view import SeatView
     from ttr_core.state import Decision
     from ttr_core.table import Refusal
 
@@ -703,18 +704,24 @@ def ttr_observation_parts(game: Game) -> Sequence[ObservationPart] | None:
 
 
 @hookspec
-def ttr_observation_values(board: Board, cards: CardKinds, view: Mapping[str, Any], seat: int) -> Mapping[str, Sequence[float]] | None:
+def ttr_observation_values(
+    board: Board, cards: CardKinds, view: Mapping[str, Any], seat: int, seat_view: SeatView,
+) -> Mapping[str, Sequence[float]] | None:
     """Return the numbers of this plugin's observation parts (``ttr_observation_parts``) as
     ``seat`` observes them, ``{part name: numbers}``: the part's first numbers, as many as its
     size at most (the rest, and a part left out, are zeros).
 
     ``view`` is ``seat``'s view (``game.view(seat)``: public information, its own hand, tickets
-    and decision, each plugin's ``ttr_view`` part under ``"rules"``); with ``board`` and ``cards``
-    (the game's card kinds, in vocabulary order) it is all an answer may read, so nothing hidden
+    and decision, each plugin's ``ttr_view`` part under ``"rules"``) and ``seat_view`` the same
+    seat's typed view (``game.seat_view(seat)``: its pending decision as the plugin's own
+    :class:`~ttr_core.state.Decision`, its hand by card id...); with ``board`` and ``cards`` (the
+    game's card kinds, in vocabulary order) they are all an answer may read, so nothing hidden
     from the seat reaches its observation. Seats are relative in an observation: seat ``s`` is
     seat ``+(s - seat) % players`` there. Called by ``ttr_core.observing.observation_values``
     each time ``ttr_env`` observes a seat. All answers are merged; the environment clips each
-    number to its part's bounds.
+    number to its part's bounds. The environment builds each key of ``view`` when an answer first
+    reads it, and ``"rules"`` asks every plugin's ``ttr_view``: an answer that finds what it needs
+    in ``seat_view`` (a pending decision, say) spares that work at every step.
 
     Example::
 

@@ -5,8 +5,8 @@ The environment lays out the core's own parts (the phase, the routes' owners, th
 each plugin whose state a seat can see supplies its own: their names, sizes and bounds once per
 ruleset and player count (``ttr_observation_parts``), their values each time a seat is observed
 (``ttr_observation_values``). A plugin replacing a built-in one so carries its state into the
-environment. The values are read from ``game.view(seat)``, the map and the card kinds, nothing
-else, so nothing hidden from the seat can reach them.
+environment. The values are read from the seat's views (``game.view(seat)``, ``game.seat_view(seat)``),
+the map and the card kinds, nothing else, so nothing hidden from the seat can reach them.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import attrs
 
 if TYPE_CHECKING:
     from ttr_core.game import Game
+    from ttr_core.seat_view import SeatView
     from ttr_core.variant import Ruleset
 
 Bound = float | tuple[float, ...]
@@ -67,12 +68,14 @@ def observation_parts(game: Game) -> tuple[ObservationPart, ...]:
     return tuple(parts)
 
 
-def observation_values(ruleset: Ruleset, view: Mapping[str, Any]) -> dict[str, Sequence[float]]:
-    """The values of the plugins' parts for the seat whose ``view`` this is (``view["you"]``),
-    ``{part name: numbers}`` (``ttr_observation_values``); a part missing is all zeros."""
+def observation_values(ruleset: Ruleset, view: Mapping[str, Any], seat_view: SeatView) -> dict[str, Sequence[float]]:
+    """The values of the plugins' parts for the seat whose ``view`` (``game.view(seat)``, or a
+    mapping giving the same key by key, ``ttr_env.encoding.SeatViewData``) and ``seat_view``
+    (``game.seat_view(seat)``) these are, ``{part name: numbers}`` (``ttr_observation_values``);
+    a part missing is all zeros."""
     out: dict[str, Sequence[float]] = {}
     answers = ruleset.rules.hook.ttr_observation_values(
-        board=ruleset.board, cards=ruleset.rules.cards, view=view, seat=view["you"]["seat"],
+        board=ruleset.board, cards=ruleset.rules.cards, view=view, seat=seat_view.seat, seat_view=seat_view,
     )
     for answer in answers:
         out.update(answer or {})

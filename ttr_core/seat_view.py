@@ -36,6 +36,7 @@ from ttr_core.actions import Action
 from ttr_core.errors import TTRError
 from ttr_core.hidden import redeal_tickets
 from ttr_core.state import Decision, GameState, PlayerState, copy_plugin_state
+from ttr_core.view import view_value
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -267,7 +268,9 @@ class SeatView:
         """The plugins' parts of the seat's view (``game.view(seat)["rules"]``: stations, say)."""
         found = self._asked.get("rules")
         if found is None:
-            found = self._asked["rules"] = MappingProxyType(self._data()["rules"])
+            data = self._asked.get("data")
+            rules = data["rules"] if data is not None else view_value(self._game("the rules' parts"), self.seat, "rules")
+            found = self._asked["rules"] = MappingProxyType(rules)
         return found
 
     def route_points(self, length: int) -> int:

@@ -12,8 +12,9 @@ import numpy as np
 from ttr_core.actions import Action
 from ttr_core.game import Game
 from ttr_core.scoring import GameResult
+from ttr_core.seat_view import SeatView
 from ttr_core.variant import Ruleset
-from ttr_core.view import plugin_parts
+from ttr_core.view import view_keys, view_value
 from ttr_env.actions import ActionEncoding
 from ttr_env.observations import ObservationEncoding
 
@@ -54,12 +55,13 @@ class Encoding:
 
     def observe(self, game: Game, seat: int) -> tuple[dict[str, np.ndarray], dict[int, Action]]:
         """What ``seat`` observes now, and its legal actions by index (the mask's ones)."""
-        view = SeatViewData(game, seat)
+        seat_view = game.seat_view(seat)
+        view = SeatViewData(game, seat, seat_view)
         legal = self.actions.legal(game, seat, view)
         mask = np.zeros(self.actions.n, dtype=np.int8)
         mask[list(legal)] = 1
         kinds = np.maximum.reduceat(mask, self._segment_starts) if legal else np.zeros(len(self._segment_starts), np.int8)
-        vector = self.observations.encode(game.seat_view(seat), view, kinds)
+        vector = self.observations.encode(seat_view, view, kinds)
         return {"observation": vector, "action_mask": mask}, legal
 
     def describe(self) -> str:
@@ -73,37 +75,33 @@ class Encoding:
 
 
 class SeatViewData(Mapping):
-    """``game.view(seat)`` as a mapping that builds it only when a key other than ``"rules"`` is
-    read: the plugins' parts of the view (``"rules"``), all that most plugins' observation values
-    and the ticket offer's codec read, are had without the rest of the view (the route owners,
-    every seat's counts), which the core's segments read from the typed ``game.seat_view(seat)``.
-    Every key gives what ``game.view(seat)`` gives."""
+    """``game.view(seat)`` as a mapping that builds each key when it is first read
+    (``ttr_core.view.view_value``): observing a seat reads the plugins' parts (``"rules"``), and
+    a plugin its own part and perhaps the seats' decisions (``"players"``), not the route owners or
+    the rest, which the core's segments read from the typed ``game.seat_view(seat)``. Every key
+    gives what ``game.view(seat)`` gives (``"rules"`` read-only: the seat view's ``rules``)."""
 
-    def __init__(self, game: Game, seat: int) -> None:
-        self._game, self._seat = game, seat
-        self._rules: dict[str, Any] | None = None
-        self._whole: dict[str, Any] | None = None
+    def __init__(self, game: Game, seat: int, seat_view: SeatView) -> None:
+        self._game, self._seat, self._seat_view = game, seat, seat_view
+        self._keys = view_keys(game, seat)
+        self._built: dict[str, Any] = {}
 
     def __getitem__(self, key: str) -> Any:
-        if key == "rules" and self._whole is None:
-            if self._rules is None:
-                # as game.view(seat) gathers them
-                self._rules = {}
-                for part in plugin_parts(self._game, self._seat):
-                    self._rules.update(part or {})
-            return self._rules
-        return self.whole()[key]
-
-    def whole(self) -> dict[str, Any]:
-        if self._whole is None:
-            self._whole = self._game.view(self._seat)
-        return self._whole
+        try:
+            return self._built[key]
+        except KeyError:
+            if key not in self._keys:
+                raise
+        # the plugins' parts are read once for both views
+        value = self._seat_view.rules if key == "rules" else view_value(self._game, self._seat, key)
+        self._built[key] = value
+        return value
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.whole())
+        return iter(self._keys)
 
     def __len__(self) -> int:
-        return len(self.whole())
+        return len(self._keys)
 
 
 def encoding(ruleset: Ruleset, players: int) -> Encoding:

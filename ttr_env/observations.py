@@ -1,8 +1,8 @@
 """What one seat observes, as a flat ``float32`` vector built from its view alone.
 
 :meth:`ObservationEncoding.encode` reads the seat's view (``game.seat_view(seat)`` for the core's
-segments, ``game.view(seat)`` for the plugins' parts: what that seat may see, public
-information, its own hand, tickets and decision) and the seat's legal actions (which follow
+segments; the plugins' parts read it and ``game.view(seat)``, built key by key as they read it:
+what that seat may see, public information, its own hand, tickets and decision) and the seat's legal actions (which follow
 from the same), never the state: whatever the seat cannot see (the deck's order, the other
 hands and tickets, what others were offered) cannot reach the vector. The tests check that
 dealing the hidden information anew (``game.determinize(seat, rng)``) leaves it unchanged.
@@ -298,7 +298,7 @@ class ObservationEncoding:
             ones += [at["legal_kinds"] + self.kind_index[k] for k in legal_kinds if k in self.kind_index]
         out[ones] = 1
         self._put_counts(out, sv, to_act)
-        for name, values in observation_values(self.ruleset, view).items():
+        for name, values in observation_values(self.ruleset, view, sv).items():
             self._put(out, name, values)
         np.multiply(out, self._inverse_scale, out=out)
         np.minimum(out, self.high, out=out)
