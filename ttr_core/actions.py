@@ -8,7 +8,7 @@ action serialises like a built-in one (a tagged union, as cattrs' strategies des
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 import attrs
@@ -34,7 +34,8 @@ class ActionHandler(Protocol):
     """What a plugin provides for each action kind it registers."""
 
     def legal(self, game: Any, seat: int) -> Iterable[Action]:
-        """The legal actions of this kind for ``seat`` now (one payment per route and colour)."""
+        """The legal actions of this kind for ``seat`` now (one payment per route and colour), read
+        once into the game's listing (``ttr_core.listing.Listing``)."""
 
     def check(self, game: Any, seat: int, action: Action) -> None:
         """Raise an ``IllegalAction`` subclass if ``action`` is not allowed; change nothing."""
@@ -79,7 +80,7 @@ class ActionRegistry:
         self.current_plugin = "?"
         self._converter = make_converter()
         self._decoded: dict[tuple, Action] = {}
-        self._handlers: dict[object, tuple[ActionHandler, ...]] = {}  # asked at every action: kept
+        self._handlers: dict[object, tuple[Registration, ...]] = {}  # asked at every action: kept
 
     def add(
         self, cls: type[Action], handler: ActionHandler, *, starts_turn: bool = True, fallback: bool = False,
@@ -104,30 +105,30 @@ class ActionRegistry:
     def __iter__(self):
         return iter(self._by_kind.values())
 
-    def turn_openers(self) -> tuple[ActionHandler, ...]:
-        """The handlers of the kinds that may open a turn, fallbacks aside, in registration order."""
+    def turn_openers(self) -> tuple[Registration, ...]:
+        """The kinds that may open a turn, fallbacks aside, in registration order."""
         found = self._handlers.get("turn")
         if found is None:
             found = self._handlers["turn"] = self._matching(lambda r: r.starts_turn and not r.fallback)
         return found
 
-    def fallbacks(self) -> tuple[ActionHandler, ...]:
-        """The handlers of the kinds legal only when nothing else is (R-TURN-2), in registration order."""
+    def fallbacks(self) -> tuple[Registration, ...]:
+        """The kinds legal only when nothing else is (R-TURN-2), in registration order."""
         found = self._handlers.get("fallback")
         if found is None:
             found = self._handlers["fallback"] = self._matching(lambda r: r.fallback)
         return found
 
-    def answering(self, kinds: Sequence[str]) -> tuple[ActionHandler, ...]:
-        """The handlers of ``kinds`` (the kinds a decision allows), in registration order."""
+    def answering(self, kinds: Sequence[str]) -> tuple[Registration, ...]:
+        """The registrations of ``kinds`` (the kinds a decision allows), in registration order."""
         key = kinds if type(kinds) is tuple else tuple(kinds)  # a decision may hold a list
         found = self._handlers.get(key)
         if found is None:
             found = self._handlers[key] = self._matching(lambda r: r.cls.kind in key)
         return found
 
-    def _matching(self, wanted) -> tuple[ActionHandler, ...]:
-        return tuple(r.handler for r in self._by_kind.values() if wanted(r))
+    def _matching(self, wanted) -> tuple[Registration, ...]:
+        return tuple(r for r in self._by_kind.values() if wanted(r))
 
     def for_action(self, action: object) -> Registration | None:
         """How ``action``'s kind is registered (handler, plugin, when it may be played), or None."""

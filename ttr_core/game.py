@@ -116,7 +116,10 @@ class Game(TableOperations, OpenRowOperations):
         self.names = tuple(players)
         self.rng = random.Random(seed)
         self.memo: dict[str, Any] = {}  # see GameAPI.memo
-        self._listed: Listing | None = None  # the latest legal actions listed (``legal_actions``)
+        self._listed: Listing | None = None  # the latest legal actions listed (``legal_actions``)...
+        self._listed_seat: object = None  # ...for this seat,
+        self._listed_state: GameState | None = None  # in this state,
+        self._listed_after = 0  # after this many actions
         self._use(ruleset.rules)
         try:
             self.log: list[tuple[int, Action]] = []
@@ -152,7 +155,7 @@ class Game(TableOperations, OpenRowOperations):
         self.deck_counts, self.cards, self._points = shared.deck_counts, shared.cards, shared.points
         self._answers, self._watch = shared.answers, shared.watch
         # what lists the actions that open a turn, bound once (the registry is complete): asked at every turn
-        self._turn_listings = tuple(handler.legal for handler in shared.registry.turn_openers())
+        self._turn_listings = tuple(r.handler.legal for r in shared.registry.turn_openers())
         #: the game after the last action that consulted a plugin that may not replay; None before
         #: one is needed
         self._checkpoint: Checkpoint | None = None
@@ -260,36 +263,41 @@ class Game(TableOperations, OpenRowOperations):
 
     def legal_actions(self, seat: int) -> Listing:
         """Legal actions for ``seat`` now: one per choice, with one payment per route and colour
-        (any other valid payment of that route is accepted too). A list that also remembers the
-        seat and the moment it was listed for (``ttr_core.listing.Listing``): an action taken
-        from the latest one is applied without being checked again."""
+        (any other valid payment of that route is accepted too), as a tuple that also picks out
+        a kind's or a route's actions (``ttr_core.listing.Listing``). The game remembers the
+        latest one with its seat and moment: an action taken from it is applied without being
+        checked again."""
         # one function, not a guard calling the listing: a random bot lists at every step
         st = self.state
-        out = self._listed = Listing()
-        out.seat, out.state, out.logged = seat, st, len(self.log)
+        self._listed_seat, self._listed_state, self._listed_after = seat, st, len(self.log)
+        out: list[Action] = []
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(st.players):
-            return out
+            return self._listing(out)
         player = st.players[seat]
         if st.phase == "over" or player.resigned:
-            return out
+            return self._listing(out)
         decision = player.decision
         try:
             if decision is not None:
-                for handler in self.registry.answering(decision.allowed):
-                    out += handler.legal(self, seat)
-                return out
+                for reg in self.registry.answering(decision.allowed):
+                    out += reg.handler.legal(self, seat)
+                return self._listing(out)
             if st.phase != "play" or seat != st.current:
-                return out
+                return self._listing(out)
             for legal in self._turn_listings:
                 out += legal(self, seat)
             if not out:
-                for handler in self.registry.fallbacks():
-                    out += handler.legal(self, seat)
-            return out
+                for reg in self.registry.fallbacks():
+                    out += reg.handler.legal(self, seat)
+            return self._listing(out)
         except TTRError:
             raise
         except Exception as exc:  # a plugin failed while listing its actions
             raise self._blame(exc, seat, None, doing=f"listing the legal actions of seat {seat}") from exc
+
+    def _listing(self, actions: list[Action]) -> Listing:
+        listing = self._listed = Listing(actions)
+        return listing
 
     def has_regular_action(self, seat: int) -> bool:
         """True if ``seat`` has any legal action besides the fallback ones (pass, R-TURN-2)."""
@@ -342,7 +350,8 @@ class Game(TableOperations, OpenRowOperations):
             self._checkpoint = self._copied(logged, self._checkpoint)
         listed = self._listed
         try:
-            if listed is not None and listed.offers(seat, self.state, logged, action):
+            if (listed is not None and self._listed_seat == seat and type(seat) is int  # (``1.0`` is no seat)
+                    and self._listed_state is self.state and self._listed_after == logged and listed.holds(action)):
                 reg = self.registry.by_class[type(action)]  # just listed for this seat and moment: legal
             else:
                 reg = self._admit(seat, action)

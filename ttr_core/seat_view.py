@@ -35,6 +35,7 @@ import attrs
 from ttr_core.actions import Action
 from ttr_core.errors import TTRError
 from ttr_core.hidden import redeal_tickets
+from ttr_core.listing import Listing
 from ttr_core.state import Decision, GameState, PlayerState, copy_plugin_state
 from ttr_core.view import view_value
 
@@ -224,11 +225,13 @@ class SeatView:
 
     # --- the rules ------------------------------------------------------------------------
 
-    def legal_actions(self) -> tuple[Action, ...]:
-        """The seat's legal actions now, as ``game.legal_actions(seat)`` lists them."""
+    def legal_actions(self) -> Listing:
+        """The seat's legal actions now, as ``game.legal_actions(seat)`` lists them: a tuple
+        (:class:`~ttr_core.listing.Listing`: it holds the actions alone) that also picks out a
+        kind's actions (``of_kind``) or a route's (``of_route``)."""
         found = self._asked.get("legal actions")
         if found is None:
-            found = self._asked["legal actions"] = tuple(self._game("the legal actions").legal_actions(self.seat))
+            found = self._asked["legal actions"] = self._game("the legal actions").legal_actions(self.seat)
         return found
 
     def actions(self, kind: str) -> tuple[Action, ...]:
@@ -242,6 +245,9 @@ class SeatView:
         return found
 
     def _listed(self, game: Game, kind: str) -> Sequence[Action]:
+        listed = self._asked.get("legal actions")
+        if listed is not None:
+            return listed.of_kind(kind)
         seat = self.seat
         st = game.state
         player = st.players[seat]
@@ -261,7 +267,7 @@ class SeatView:
                 return list(reg.handler.legal(game, seat))
             except Exception:  # noqa: BLE001 - listed again below, by the game, whose error names the plugin
                 pass
-        return [a for a in self.legal_actions() if a.kind == kind]
+        return self.legal_actions().of_kind(kind)
 
     @property
     def rules(self) -> Mapping[str, Any]:

@@ -69,3 +69,72 @@ def test_a_route_placed_after_the_listing_refuses_its_listed_claims():
     testing.give_route(game, (seat + 1) % 4, claim.route)  # a position set up by hand
     with pytest.raises(RouteTaken):  # R-ROUTE-5
         game.apply(seat, claim)
+
+
+# --- a listing reads as the list of its actions, and picks out a kind's or a route's ------------
+
+
+def positions(variant_id: str, seed: int, every: int = 3):
+    """Every ``every``-th moment of a seeded random game: the game, the seat to act, its listing."""
+    game = Game(variant.load(variant_id), [f"P{i}" for i in range(4)], seed)
+    rng = random.Random(seed)
+    step = 0
+    while not game.over:
+        seat = game.to_act()[0]
+        legal = game.legal_actions(seat)
+        if step % every == 0:
+            yield game, seat, legal
+        step += 1
+        game.apply(seat, rng.choice(legal))
+
+
+@pytest.mark.parametrize("variant_id", sorted(variant.available()))
+def test_a_listing_counts_indexes_and_picks_out_kinds_and_routes_as_its_list_does(variant_id):
+    for game, seat, legal in positions(variant_id, 41):
+        as_list = list(legal)
+        assert len(legal) == len(as_list) and legal == as_list and legal == tuple(as_list)
+        assert [legal[i] for i in range(len(legal))] == as_list == [legal[i - len(legal)] for i in range(len(legal))]
+        assert list(legal[1:4]) == as_list[1:4]
+        assert legal.kinds() == tuple(dict.fromkeys(a.kind for a in as_list))
+        for kind in legal.kinds():
+            assert list(legal.of_kind(kind)) == [a for a in as_list if a.kind == kind]
+        for route in {a.route for a in as_list if a.kind == "claim-route"} | {game.board.routes[0].id}:
+            assert list(legal.of_route(route)) == [a for a in as_list if getattr(a, "route", None) == route]
+        assert all(legal.holds(a) for a in as_list)
+        with pytest.raises(IndexError):
+            legal[len(legal)]
+
+
+def test_a_listing_holds_only_the_listed_objects_themselves():
+    """An equal claim made elsewhere (``True`` for 1 in a field) is not the listed one: it is
+    checked in full when applied."""
+    game, seat, claim = a_claim_listed("usa", 13)
+    legal = game.legal_actions(seat)
+    assert legal.holds(claim)
+    twin = type(claim)(claim.route, claim.color, claim.locomotives, claim.triples)
+    assert twin == claim and not legal.holds(twin)
+    assert not legal.holds(type(claim)(["not", "a", "route"]))
+
+
+def test_a_listing_cannot_be_changed_and_holds_nothing_of_the_game():
+    """What a bot is handed (``view.legal_actions()``) is the listing itself: read-only, and
+    no way back to the game's state through it."""
+    import gc
+
+    from ttr_core.state import GameState, PlayerState
+
+    game, seat, _ = a_claim_listed("europe", 17)
+    legal = game.legal_actions(seat)
+    with pytest.raises((TypeError, AttributeError)):
+        legal[0] = legal[1]  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        legal.append(legal[0])  # type: ignore[attr-defined]
+    seen, todo = set(), [legal]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen.add(id(obj))
+        assert not isinstance(obj, Game | GameState | PlayerState), f"the listing reaches {type(obj).__name__}"
+        assert obj is not game.state.players[seat].hand
+        todo += gc.get_referents(obj)
