@@ -4,7 +4,8 @@ A listing is a tuple of the actions, in the order ``game.legal_actions`` gives t
 actions as its rule listed them (the handler's ``legal``), kind after kind. It also picks out
 the actions of one kind (:meth:`Listing.of_kind`) or of one route (:meth:`Listing.of_route`). It
 cannot be changed and holds the actions alone, no part of the game, so a bot is handed it as it
-is (``view.legal_actions()``).
+is (``view.legal_actions()``). It is made whole, at once: a listing that makes each action only
+when read was tried and measured (``bench/data/listing-experiments.jsonl``).
 
 The game remembers its latest listing with the seat and the moment it was made for, and accepts
 an action taken from it, for that seat at that moment, without checking it again
