@@ -427,6 +427,56 @@ def test_a_ticket_reads_connected_once_the_seats_own_routes_join_its_cities():
     assert other[obs.part("connected").start:obs.part("ticket_map").start].sum() == 0  # seat 1 holds its own
 
 
+def test_the_plugins_parts_show_the_seats_offer_tunnel_attempt_and_the_stations_on_the_board():
+    """What an AI author reads in the plugins' parts, checked against the game itself over seeded
+    europe games: the tickets on offer to the seat by position (R-TIX-4: its own offer), its
+    pending tunnel attempt (R-TUN-2..6: route, paying colour, extra cards, base and revealed cards
+    by kind) and who has a station in each city and how many each seat has left (R-STA-1),
+    seats relative to the observer."""
+    rs = variant.load("europe")
+    enc = ttr_env.encoding(rs, 3)
+    obs, board, cards = enc.observations, rs.board, rs.rules.cards
+    T, R, K, C, n = len(board.tickets), len(board.routes), len(cards.names), len(board.cities), 3
+    seen = {"offer": 0, "tunnel": 0, "stations": 0}
+    for seed in range(6):
+        game, rng = Game(rs, names(n), seed), random.Random(seed)
+        while not game.over:
+            seat = game.to_act()[0]
+            vector = enc.observe(game, seat)[0]["observation"]
+
+            def part(name: str):
+                start = obs.part(name).start
+                return vector[start:start + obs.part(name).size]
+
+            decision = game.state.players[seat].decision
+            offer = part("offer").reshape(-1, T)
+            offered = list(decision.offered) if decision is not None and decision.kind == "choose-tickets" else []
+            assert [int(np.flatnonzero(row)[0]) for row in offer if row.any()] == offered
+            seen["offer"] += bool(offered)
+            tunnel = part("tunnel")
+            if decision is not None and decision.kind == "tunnel-extra":
+                seen["tunnel"] += 1
+                assert np.flatnonzero(tunnel[:R]).tolist() == [board.route_index[decision.route]]
+                colours = tunnel[R:R + 9]
+                assert colours.sum() == 1 and (decision.color is None) == bool(colours[8])
+                scale = obs.scale[obs.part("tunnel").start + R + 9]  # the extra cards' bound
+                assert tunnel[R + 9] * scale == pytest.approx(decision.extra)
+                base = tunnel[R + 11:R + 11 + K] * obs.scale[obs.part("tunnel").start + R + 11]
+                assert base.round().astype(int).tolist() == [decision.base.count(c) for c in range(K)]
+            else:
+                assert not tunnel.any()
+            stations = part("stations")
+            owners = stations[:C * (n + 1)].reshape(C, n + 1)
+            state = game.state.ext["stations"]
+            for s in range(n):
+                for city in state.cities.get(s, ()):
+                    assert owners[board.city_index[city] if isinstance(city, str) else city, 1 + (s - seat) % n] == 1
+                    seen["stations"] += 1
+            assert (owners.sum(axis=1) == 1).all()
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert all(seen.values()), seen  # each part was seen with something in it
+
+
 class TurnsTaken(Plugin):
     """House rule (a report, no points): everybody sees how many turns each player has taken, and
     an environment observes it, through the plugin's own observation hooks."""
