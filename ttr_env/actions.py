@@ -373,19 +373,24 @@ class ActionEncoding:
     def legal(self, game: Game, seat: int, view: Mapping[str, Any] | None = None) -> dict[int, Action]:
         """The legal actions of ``seat`` by index (the mask is their keys)."""
         view = game.view(seat) if view is None else view
-        out: dict[int, Action] = {}
-        static = self._static_index
-        for action in game.legal_actions(seat):
-            i = static.get(action)
-            if i is None:
-                i = self.index(action, view)
-            if i in out:
+        actions = game.legal_actions(seat)
+        indices = list(map(self._static_index.get, actions))
+        if None in indices:  # a kind no static codec lists (tickets to keep, a tunnel's payment)
+            indices = [self.index(a, view) if i is None else i for i, a in zip(indices, actions)]
+        out = dict(zip(indices, actions))
+        if len(out) < len(actions):
+            self._refuse_shared_index(indices, actions)
+        return out
+
+    def _refuse_shared_index(self, indices: list[int], actions: Sequence[Action]) -> None:
+        first: dict[int, Action] = {}
+        for i, action in zip(indices, actions):
+            if i in first:
                 raise UnencodableAction(
                     f"variant {self.ruleset.variant!r}: index {i} would mean both "
-                    f"{self.registry.to_data(out[i])} and {self.registry.to_data(action)}"
+                    f"{self.registry.to_data(first[i])} and {self.registry.to_data(action)}"
                 )
-            out[i] = action
-        return out
+            first[i] = action
 
     def describe(self) -> str:
         """The layout as a text table: kind, first index, size, what the offsets are."""
