@@ -290,6 +290,46 @@ def test_a_house_rule_action_with_fields_needs_a_codec(tmp_path, monkeypatch):
     assert space.n == ACTION_SPACE["usa"] + 1 and "swap-card" in space.kinds
 
 
+class SwappingEveryColour(Swapping):
+    """Lists a swap of each colour in the hand: more actions than its codec below has offsets."""
+
+    def legal(self, game, seat):
+        hand = game.state.players[seat].hand
+        return [Swap(name) for name, n in zip(game.cards.names, hand) if n and name != "locomotive"]
+
+
+class OneOffset(action_codecs.Codec):
+    """A careless codec: every swap at offset 0."""
+
+    kind, size, doc = "swap-card", 1, "any swap"
+
+    def encode(self, action, view):
+        return 0
+
+    def decode(self, offset, view):
+        return None
+
+
+def test_two_legal_actions_at_one_index_are_refused_naming_both(tmp_path, monkeypatch):
+    """A codec that gives two legal actions one index would make the mask lie: observing the seat
+    says which index and which two actions."""
+    path = tmp_path / "usa-swap.toml"
+    path.write_text('id = "usa-swap"\ntitle = "t"\nextends = "usa"\n[versions.1]\nadd_plugins = ["swapping"]\n')
+    monkeypatch.setattr(action_codecs, "_CODECS", dict(action_codecs._CODECS))
+    ttr_env.register_codec("swap-card", lambda ctx: OneOffset())
+    with manager.local_plugins({"swapping": SwappingEveryColour}):
+        ruleset = variant.load(str(path))
+        enc = ttr_env.Encoding(ruleset, 2)
+        game = Game(ruleset, names(2), 3)
+        rng = random.Random(3)
+        while not (game.state.phase == "play" and len(SwappingEveryColour().legal(game, game.state.current)) > 1):
+            seat = game.to_act()[0]
+            game.apply(seat, rng.choice([a for a in game.legal_actions(seat) if a.kind != "swap-card"]))
+        with pytest.raises(ttr_env.UnencodableAction, match=r"index \d+ would mean both \{'kind': 'swap-card', 'card': '\w+'\} "
+                                                           r"and \{'kind': 'swap-card', 'card': '\w+'\}"):
+            enc.observe(game, game.state.current)
+
+
 # --- observations ----------------------------------------------------------------------------------
 
 
