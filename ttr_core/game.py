@@ -269,6 +269,7 @@ class Game(TableOperations, OpenRowOperations):
         checked again."""
         # one function, not a guard calling the listing: a random bot lists at every step
         st = self.state
+        self._listed = None  # until this listing is made: a plugin failing in it leaves none trusted
         self._listed_seat, self._listed_state, self._listed_after = seat, st, len(self.log)
         out: list[Action] = []
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(st.players):

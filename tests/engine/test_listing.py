@@ -138,3 +138,28 @@ def test_a_listing_cannot_be_changed_and_holds_nothing_of_the_game():
         assert not isinstance(obj, Game | GameState | PlayerState), f"the listing reaches {type(obj).__name__}"
         assert obj is not game.state.players[seat].hand
         todo += gc.get_referents(obj)
+
+
+def test_a_listing_that_failed_leaves_no_earlier_listing_trusted(monkeypatch):
+    """Seat 0's starting tickets listed, then seat 1's listing fails in a plugin: seat 0's keep,
+    applied for seat 1 at that same moment, is checked in full and refused (R-SET-4: a seat keeps
+    tickets of its own offer)."""
+    from ttr_core.errors import IllegalAction, PluginFailed
+
+    game = Game(variant.load("usa"), ["P0", "P1"], 21)
+    keep = game.legal_actions(0)[0]
+    handler = game.registry.by_class[type(keep)].handler
+    real = handler.legal
+
+    def failing_for_seat_1(game, seat):
+        if seat == 1:
+            raise RuntimeError("a plugin's mistake")
+        return real(game, seat)
+
+    monkeypatch.setattr(handler, "legal", failing_for_seat_1)
+    with pytest.raises(PluginFailed):
+        game.legal_actions(1)
+    before = game.dump()
+    with pytest.raises(IllegalAction):
+        game.apply(1, keep)
+    assert game.dump() == before
