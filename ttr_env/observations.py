@@ -3,9 +3,10 @@
 :meth:`ObservationEncoding.encode` reads the seat's view (``game.seat_view(seat)`` for the core's
 segments; the plugins' parts read it and ``game.view(seat)``, built key by key as they read it:
 what that seat may see, public information, its own hand, tickets and decision) and the seat's
-legal actions (which follow from the same), never the state: whatever the seat cannot see (the deck's order, the other
-hands and tickets, what others were offered) cannot reach the vector. The tests check that
-dealing the hidden information anew (``game.determinize(seat, rng)``) leaves it unchanged.
+legal actions (which follow from the same), never the state: whatever the seat cannot see (the
+deck's order, the other hands and tickets, what others were offered) cannot reach the vector. The
+tests check that dealing the hidden information anew (``game.determinize(seat, rng)``) leaves it
+unchanged.
 
 Seats are *relative*: "seat +0" is the observing seat, "+1" the next one in turn order, and so on,
 so one policy can play any seat.
