@@ -96,7 +96,7 @@ class ParallelRoutes(Plugin):
 
     def _closes(self, board) -> list[tuple[tuple[int, Refusal], ...] | None]:
         # by route index, what owning the route closes (R-PAR-1): each parallel, with the refusal
-        # (None for a route without parallels: asking ``is None`` is cheaper than a tuple's truth);
+        # (None for a route without parallels);
         # a fact of the board this instance serves
         if self._closes_by_route is None:
             self._closes_by_route = [

@@ -326,13 +326,12 @@ class _Reached(Exception):
 
 def _search(adj: _Adjacency, comp: list[int], odd: list[int], total: int, best: int) -> int:
     """``best``, or the longest trail of one component if that is longer."""
-    memo: dict[int, int] = {}
+    memo: dict[tuple[int, int], int] = {}  # by the vertex and the edges spent (a set of bits)
     get = memo.get
-    shift = max(comp).bit_length()
 
     def walk(v: int, used: int, need: int) -> int:
         """The longest continuation from ``v`` with the edges in ``used`` spent; raises once it reaches ``need``."""
-        key = used << shift | v  # one int is a cheaper key than a tuple
+        key = (v, used)
         got = get(key)
         if got is None:
             got = 0
