@@ -267,46 +267,41 @@ class Game(TableOperations, OpenRowOperations):
         a kind's or a route's actions (``ttr_core.listing.Listing``). The game remembers the
         latest one with its seat and moment: an action taken from it is applied without being
         checked again."""
-        # one function, not a guard calling the listing: a random bot lists at every step
-        st = self.state
         self._listed = None  # until this listing is made: a plugin failing in it leaves none trusted
-        self._listed_seat, self._listed_state, self._listed_after = seat, st, len(self.log)
-        out: list[Action] = []
+        self._listed_seat, self._listed_state, self._listed_after = seat, self.state, len(self.log)
+        listing = self._listed = Listing(self._legal_now(seat))
+        return listing
+
+    def _legal_now(self, seat: int) -> list[Action]:
+        st = self.state
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(st.players):
-            return self._listing(out)
+            return []
         player = st.players[seat]
         if st.phase == "over" or player.resigned:
-            return self._listing(out)
+            return []
         decision = player.decision
+        out: list[Action] = []
         try:
             if decision is not None:
                 for reg in self.registry.answering(decision.allowed):
                     out += reg.handler.legal(self, seat)
-                return self._listing(out)
+                return out
             if st.phase != "play" or seat != st.current:
-                return self._listing(out)
+                return out
             for legal in self._turn_listings:
                 out += legal(self, seat)
             if not out:
                 for reg in self.registry.fallbacks():
                     out += reg.handler.legal(self, seat)
-            return self._listing(out)
+            return out
         except TTRError:
             raise
         except Exception as exc:  # a plugin failed while listing its actions
             raise self._blame(exc, seat, None, doing=f"listing the legal actions of seat {seat}") from exc
 
-    def _listing(self, actions: list[Action]) -> Listing:
-        listing = self._listed = Listing(actions)
-        return listing
-
     def has_regular_action(self, seat: int) -> bool:
         """True if ``seat`` has any legal action besides the fallback ones (pass, R-TURN-2)."""
-        return any(
-            next(iter(r.handler.legal(self, seat)), None) is not None
-            for r in self.registry
-            if r.starts_turn and not r.fallback
-        )
+        return any(next(iter(r.handler.legal(self, seat)), None) is not None for r in self.registry.turn_openers())
 
     def acting(self, seats: Iterable[int] | None = None) -> Acting:
         """Who may act now and with what: each active seat's legal actions and the actions it may
